@@ -1,0 +1,107 @@
+/**
+ * The closed list of error codes (DESIGN.md §5) and the one error type every layer throws.
+ * Each edge (REST, bridge, MCP, GraphQL) renders a CrmError through ERROR_TABLE; anything that
+ * is not a CrmError is an internal_error whose details are logged, never shown.
+ */
+
+export const ERROR_CODES = [
+  /** Invalid parameters: the message names the parameter and the rule it broke. */
+  'validation_error',
+  /** Missing, malformed, unknown or revoked API key. */
+  'unauthorized',
+  /** The key's scopes or the user's role do not allow the call. */
+  'permission_denied',
+  /** The workspace's trial has ended and no plan is active. */
+  'subscription_required',
+  /** The resource does not exist in the caller's workspace (or was deleted). */
+  'not_found',
+  /** The tool name is not in the catalog. */
+  'tool_not_found',
+  /** A unique value is taken, or an idempotency key was reused with other parameters. */
+  'conflict',
+  /** The request body is larger than the gateway accepts. */
+  'payload_too_large',
+  /** The key has used its calls for the current window. */
+  'rate_limited',
+  /** An unexpected failure; the message never carries internals. */
+  'internal_error',
+  /** The store (or another dependency) cannot be reached. */
+  'unavailable',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** How MCP carries a failure: as a tool result with isError, as a JSON-RPC error, or as plain HTTP. */
+export type McpTreatment = 'tool_result' | 'jsonrpc' | 'http';
+
+export interface ErrorTraits {
+  status: number;
+  /** The upper-case form used by the bridge's envelope shape (shape B). */
+  upper: string;
+  mcp: McpTreatment;
+}
+
+export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorTraits } = Object.freeze({
+  validation_error: { status: 400, upper: 'VALIDATION_ERROR', mcp: 'tool_result' },
+  unauthorized: { status: 401, upper: 'UNAUTHORIZED', mcp: 'http' },
+  permission_denied: { status: 403, upper: 'PERMISSION_DENIED', mcp: 'tool_result' },
+  subscription_required: { status: 403, upper: 'SUBSCRIPTION_REQUIRED', mcp: 'tool_result' },
+  not_found: { status: 404, upper: 'NOT_FOUND', mcp: 'tool_result' },
+  tool_not_found: { status: 404, upper: 'TOOL_NOT_FOUND', mcp: 'jsonrpc' },
+  conflict: { status: 409, upper: 'CONFLICT', mcp: 'tool_result' },
+  payload_too_large: { status: 413, upper: 'PAYLOAD_TOO_LARGE', mcp: 'http' },
+  rate_limited: { status: 429, upper: 'RATE_LIMITED', mcp: 'http' },
+  internal_error: { status: 500, upper: 'INTERNAL_ERROR', mcp: 'tool_result' },
+  unavailable: { status: 503, upper: 'UNAVAILABLE', mcp: 'tool_result' },
+});
+
+/** Machine-readable context an agent can act on. `param` is a dotted path such as `data.email`. */
+export interface ErrorDetails {
+  param?: string;
+  rule?: string;
+  allowed?: readonly unknown[];
+  suggestion?: string;
+  [key: string]: unknown;
+}
+
+export class CrmError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(message);
+    this.name = 'CrmError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details?: ErrorDetails } {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+}
+
+export function isCrmError(value: unknown): value is CrmError {
+  return value instanceof CrmError;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Shorthand for the most common failure: a named parameter broke a named rule. */
+export function validationError(param: string, message: string, details: Omit<ErrorDetails, 'param'> = {}): CrmError {
+  return new CrmError('validation_error', message, { param, ...details });
+}
+
+export function notFound(kind: string, id: string): CrmError {
+  return new CrmError('not_found', `${kind} ${JSON.stringify(id)} was not found`, { resource: kind, id });
+}
+
+/** Exhaustiveness guard for switches over closed unions. */
+export function unreachable(value: never): never {
+  throw new Error(`unreachable: ${JSON.stringify(value)}`);
+}

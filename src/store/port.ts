@@ -1,0 +1,191 @@
+import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
+import type {
+  ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
+} from '../domain/types.ts';
+
+/**
+ * The one storage port. Adapters (sqlite/, neo4j/) implement it and pass the conformance suite in
+ * test/store/. Rules:
+ * - Every method that takes a workspace id only ever sees that workspace's data.
+ * - The domain validates before calling; adapters do not re-validate values, they persist them.
+ * - Adapters raise CrmError: `conflict` for a taken unique value or slug, `not_found` for a
+ *   missing target, `unavailable` when the database cannot be reached.
+ * - Ids and timestamps are assigned by the adapter (ids via domain/ids.ts newId).
+ * - Soft-deleted records are invisible to get/list/search/relations unless `includeDeleted`.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'neo4j';
+
+  /** Creates or migrates the schema; idempotent. */
+  init(): Promise<void>;
+  close(): Promise<void>;
+  health(): Promise<{ ok: boolean; detail?: string }>;
+
+  // Workspaces, users, keys (workspace settings)
+  /** Creates the workspace together with its initial object types, in one transaction. */
+  createWorkspace(input: NewWorkspace): Promise<Workspace>;
+  getWorkspace(id: string): Promise<Workspace | null>;
+  listWorkspaces(): Promise<Workspace[]>;
+  updateWorkspace(id: string, patch: WorkspacePatch): Promise<Workspace>;
+
+  /** `conflict` when the email is already a member of the workspace (emails compare lower-cased). */
+  createUser(input: NewUser): Promise<User>;
+  getUser(workspaceId: string, userId: string): Promise<User | null>;
+  listUsers(workspaceId: string): Promise<User[]>;
+  updateUserRole(workspaceId: string, userId: string, role: Role): Promise<User>;
+
+  createApiKey(input: NewApiKey): Promise<ApiKey>;
+  /** Looks a key up by the SHA-256 of its value, revoked keys included (the caller decides). */
+  findApiKeyByHash(hash: string): Promise<ApiKey | null>;
+  listApiKeys(workspaceId: string): Promise<ApiKey[]>;
+  /** Returns the revoked key, or null when no such key exists. Revoking twice keeps the first time. */
+  revokeApiKey(keyId: string): Promise<ApiKey | null>;
+  touchApiKey(keyId: string, at: string): Promise<void>;
+
+  // Object types and their fields
+  /** Live object types with their fields (archived fields included), ordered by creation. */
+  listObjectTypes(workspaceId: string): Promise<ObjectType[]>;
+  /** A live object type by slug, or null. */
+  getObjectType(workspaceId: string, slug: string): Promise<ObjectType | null>;
+  /** `conflict` when a live object type has the slug. */
+  createObjectType(workspaceId: string, input: NewObjectType): Promise<ObjectType>;
+  updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch): Promise<ObjectType>;
+  /** Soft delete. The slug becomes free for a new object type. */
+  deleteObjectType(workspaceId: string, slug: string): Promise<ObjectType>;
+  /** `conflict` when the object type already has a field with the slug. */
+  addField(workspaceId: string, objectSlug: string, field: NewField): Promise<ObjectType>;
+  updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch): Promise<ObjectType>;
+  /** Number of live records of an object type. */
+  countRecords(workspaceId: string, objectSlug: string): Promise<number>;
+
+  // Records
+  /**
+   * Writes the record, its unique-value claims and its field relations atomically.
+   * `conflict` (details: {param: `data.<field>`, field}) when a unique value is taken by a live
+   * record of the same object type.
+   */
+  createRecord(workspaceId: string, input: NewRecord): Promise<StoredRecord>;
+  getRecord(workspaceId: string, recordId: string, opts?: { includeDeleted?: boolean }): Promise<StoredRecord | null>;
+  /** Live records among the ids, in no particular order; unknown ids are skipped. */
+  getRecords(workspaceId: string, recordIds: readonly string[]): Promise<StoredRecord[]>;
+  /** Replaces data, unique claims and field relations as a whole. Same conflicts as create. */
+  updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }): Promise<StoredRecord>;
+  /** Marks the record deleted and releases its unique claims. */
+  softDeleteRecord(workspaceId: string, recordId: string): Promise<StoredRecord>;
+  /** Clears deleted_at and re-claims the given unique values (`conflict` if one was taken since). */
+  restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[]): Promise<StoredRecord>;
+  listRecords(workspaceId: string, query: RecordQuery): Promise<{ items: StoredRecord[]; total: number }>;
+  /**
+   * Full-text search over the text of live records (prefix match per word, all words must match),
+   * best matches first.
+   */
+  searchRecords(workspaceId: string, query: SearchQuery): Promise<{ items: StoredRecord[]; total: number }>;
+  /** Relations in both directions whose other end is a live record. */
+  getRelations(workspaceId: string, recordId: string): Promise<Relation[]>;
+}
+
+export interface NewWorkspace {
+  name: string;
+  plan?: string | null;
+  trial_ends_at?: string | null;
+  objectTypes: NewObjectType[];
+}
+
+export interface WorkspacePatch {
+  name?: string;
+  plan?: string | null;
+  trial_ends_at?: string | null;
+}
+
+export interface NewUser {
+  workspace_id: string;
+  email: string;
+  name?: string | null;
+  role: Role;
+}
+
+export interface NewApiKey {
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  scopes: Scope[];
+  hash: string;
+  last_four: string;
+}
+
+export interface NewField {
+  slug: string;
+  name: string;
+  type: FieldType;
+  description?: string | null;
+  required?: boolean;
+  unique?: boolean;
+  config?: FieldConfig;
+}
+
+export interface FieldPatch {
+  name?: string;
+  description?: string | null;
+  required?: boolean;
+  unique?: boolean;
+  archived?: boolean;
+  config?: FieldConfig;
+}
+
+export interface NewObjectType {
+  slug: string;
+  name: string;
+  icon?: string | null;
+  color?: string | null;
+  description?: string | null;
+  standard?: boolean;
+  fields: NewField[];
+}
+
+export interface ObjectTypePatch {
+  name?: string;
+  icon?: string | null;
+  color?: string | null;
+  description?: string | null;
+}
+
+/** A unique field's value, normalised (e.g. lower-cased email) by the domain. */
+export interface UniqueClaim {
+  field: string;
+  value: string;
+}
+
+/** An edge from a record_reference field of the written record to another record. */
+export interface FieldRef {
+  field: string;
+  to_id: string;
+}
+
+export interface RecordWrite {
+  data: RecordData;
+  uniques: UniqueClaim[];
+  refs: FieldRef[];
+}
+
+export interface NewRecord extends RecordWrite {
+  object_type_slug: string;
+  created_by: string | null;
+  assignee_id: string | null;
+}
+
+export interface RecordQuery {
+  object_type_slug: string;
+  filter?: FilterNode;
+  sort: SortSpec;
+  offset: number;
+  limit: number;
+}
+
+export interface SearchQuery {
+  text: string;
+  object_type_slug?: string;
+  offset: number;
+  limit: number;
+}
+
+export type { FieldDef };
