@@ -1,0 +1,122 @@
+import { validationError } from '../errors.ts';
+import type { FieldDef, ObjectType, RecordData } from '../types.ts';
+import type { FieldRef, UniqueClaim } from '../../store/port.ts';
+import { isPlainObject, suggestError, typeError } from './checks.ts';
+import { uniqueKey, validateFieldValue, type StoredValue } from './values.ts';
+
+export interface ValidatedData {
+  /** The full normalised data to store; keys without a value are omitted. */
+  data: RecordData;
+  /** One claim per live unique field that has a value. */
+  uniques: UniqueClaim[];
+  /** One edge per record id held by a record_reference field (archived fields included). */
+  refs: FieldRef[];
+  /** Per live reference field, the record ids this write adds, so the caller can check they exist. */
+  refTargets: Array<{ field: string; target: string; ids: string[] }>;
+  /** Per live user field, the user ids this write adds, so the caller can check membership. */
+  userRefs: Array<{ field: string; ids: string[] }>;
+}
+
+/** null, undefined, a blank string or an empty array: the field has no value. */
+function isNoValue(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function idsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The live (not archived) fields of an object type, in position order. */
+export function liveFields(objectType: ObjectType): FieldDef[] {
+  return objectType.fields.filter((f) => !f.archived).sort((a, b) => a.position - b.position);
+}
+
+/** The unique-value claims of stored data: one per live unique field with a value (also for restore). */
+export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueClaim[] {
+  return liveFields(objectType)
+    .filter((f) => f.unique && !isNoValue(data[f.slug]))
+    .map((f) => ({ field: f.slug, value: uniqueKey(f, data[f.slug] as StoredValue) }));
+}
+
+/**
+ * Validates a record's data against its object type and returns what the store needs.
+ *
+ * - `input` must be a plain object keyed by field slug. An unknown key is `unknown_field` (with the
+ *   live slugs and the nearest one); writing an archived field is `archived_field`, except that an
+ *   update may echo an archived field's stored value unchanged (a read-modify-write round trip).
+ * - `null`, a blank string or an empty array means "no value": the key is omitted (on update,
+ *   removed). `undefined` is ignored.
+ * - With `opts.existing` (update, patch semantics) the result is the existing data overlaid with
+ *   the input. Existing values are carried over without re-validation (an option removed from a
+ *   select since stays until the field is written again).
+ * - Every live required field must have a value in the result (`required`).
+ */
+export function validateRecordData(objectType: ObjectType, input: unknown, opts: { existing?: RecordData } = {}): ValidatedData {
+  if (!isPlainObject(input)) throw typeError('data', 'an object of field values keyed by field slug', input);
+  const bySlug = new Map(objectType.fields.map((f) => [f.slug, f]));
+  const live = liveFields(objectType);
+  const existing = opts.existing ?? {};
+  const merged: RecordData = { ...existing };
+  const written: FieldDef[] = [];
+
+  for (const [key, raw] of Object.entries(input)) {
+    if (raw === undefined) continue;
+    const param = `data.${key}`;
+    const field = bySlug.get(key);
+    if (!field) {
+      throw suggestError(param, `${param} is not a field of ${objectType.slug}`, 'unknown_field', key, live.map((f) => f.slug));
+    }
+    if (field.archived) {
+      if (opts.existing && sameValue(existing[key], raw)) continue;
+      throw validationError(param, `${param} is an archived field of ${objectType.slug} and cannot be written`, { rule: 'archived_field' });
+    }
+    const value = isNoValue(raw) ? null : validateFieldValue(field, raw, param);
+    if (isNoValue(value)) delete merged[key];
+    else merged[key] = value;
+    written.push(field);
+  }
+
+  for (const field of live) {
+    if (field.required && isNoValue(merged[field.slug])) {
+      throw validationError(`data.${field.slug}`, `data.${field.slug} is required for ${objectType.slug}`, { rule: 'required' });
+    }
+  }
+
+  const data: RecordData = {};
+  for (const [key, value] of Object.entries(merged)) if (!isNoValue(value)) data[key] = value;
+
+  const refs = objectType.fields
+    .filter((f) => f.type === 'record_reference')
+    .flatMap((f) => idsOf(data[f.slug]).map((to_id) => ({ field: f.slug, to_id })));
+
+  const added = (f: FieldDef): string[] => {
+    const before = new Set(idsOf(existing[f.slug]));
+    return idsOf(data[f.slug]).filter((id) => !before.has(id));
+  };
+  const refTargets = written
+    .filter((f) => f.type === 'record_reference')
+    .map((f) => ({ field: f.slug, target: f.config.target ?? '', ids: added(f) }))
+    .filter((t) => t.ids.length > 0);
+  const userRefs = written
+    .filter((f) => f.type === 'user')
+    .map((f) => ({ field: f.slug, ids: added(f) }))
+    .filter((t) => t.ids.length > 0);
+
+  return { data, uniques: uniqueClaims(objectType, data), refs, refTargets, userRefs };
+}
+
+/** The record's name for lists and graphs: its `name` field, else the first text or email value, else ''. */
+export function displayName(objectType: ObjectType, data: RecordData): string {
+  const name = data['name'];
+  if (typeof name === 'string' && name.trim() !== '' && objectType.fields.some((f) => f.slug === 'name')) return name;
+  for (const field of liveFields(objectType)) {
+    const value = data[field.slug];
+    if ((field.type === 'text' || field.type === 'email') && typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return '';
+}

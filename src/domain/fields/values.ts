@@ -1,0 +1,195 @@
+import { validationError } from '../errors.ts';
+import { isIdOf } from '../ids.ts';
+import type { FieldConfig, FieldDef, FieldType } from '../types.ts';
+import { dedupe, enumError, expectInteger, expectString, typeError } from './checks.ts';
+
+/**
+ * One validator per field type (DESIGN.md §4 "Field types"). Each takes a value that is not null
+ * (null means "no value" and is handled by the caller), checks it strictly and returns the value
+ * to store, normalised:
+ *
+ * | type | accepts | stores |
+ * |---|---|---|
+ * | text | a string of at most 10,000 characters | as given |
+ * | number | a finite JSON number (numeric strings are rejected) | the number |
+ * | currency | a finite number: an amount in major units of `config.currency_code` (default USD) | the number |
+ * | checkbox | a boolean | the boolean |
+ * | date | `YYYY-MM-DD`, a real calendar date | as given |
+ * | timestamp | ISO-8601 date-time with `Z` or `±hh:mm` | `new Date(v).toISOString()` (UTC, ms) |
+ * | select, status | one of `config.options`, case-sensitive | as given |
+ * | multi_select | an array of options | de-duplicated, order kept |
+ * | email | `local@domain.tld` | trimmed, lower-cased |
+ * | phone | 7–20 digits; digits, spaces, `+ - ( ) .` only (`+` only first) | trimmed |
+ * | url | `http(s)://host/...` or a bare domain `host/...`; host has a dot | trimmed, scheme and host lower-cased, path kept; bare stays bare |
+ * | rating | an integer from 1 to `config.max` (default 5) | the integer |
+ * | record_reference | a record id (`rec_…`); with `config.many` an array of them | the id; de-duplicated array |
+ * | user | a user id (`usr_…`) | the id |
+ *
+ * Failures are validation_error with the parameter, a rule (`type`, `format`, `range`,
+ * `max_length`, `enum`) and, for options, the allowed values and the nearest one.
+ */
+
+export type StoredScalar = string | number | boolean;
+export type StoredValue = StoredScalar | string[];
+
+/** What a validator needs to know about a field. */
+export type FieldShape = Pick<FieldDef, 'type' | 'config'>;
+
+type ScalarCheck = (value: unknown, param: string, config: FieldConfig) => StoredScalar;
+
+export const TEXT_MAX_LENGTH = 10_000;
+export const DEFAULT_RATING_MAX = 5;
+export const DEFAULT_CURRENCY = 'USD';
+
+function text(value: unknown, param: string): string {
+  const s = expectString(value, param);
+  if (s.length > TEXT_MAX_LENGTH) {
+    throw validationError(param, `${param} must be at most ${TEXT_MAX_LENGTH} characters, got ${s.length}`, { rule: 'max_length', max: TEXT_MAX_LENGTH });
+  }
+  return s;
+}
+
+function finiteNumber(value: unknown, param: string, expected: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw typeError(param, expected, value);
+  return value;
+}
+
+function formatError(param: string, expected: string, value: unknown) {
+  return validationError(param, `${param} must be ${expected}, got ${JSON.stringify(value)}`, { rule: 'format', expected });
+}
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** True for a real day of the Gregorian calendar in years 1–9999. */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const lengths = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= lengths[month - 1]!;
+}
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_EXPECTED = 'a date YYYY-MM-DD';
+
+function date(value: unknown, param: string): string {
+  const s = expectString(value, param, DATE_EXPECTED);
+  const m = DATE_SHAPE.exec(s);
+  if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw formatError(param, DATE_EXPECTED, s);
+  return s;
+}
+
+const TIMESTAMP_SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+const TIMESTAMP_EXPECTED = 'an ISO-8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z';
+
+function timestamp(value: unknown, param: string): string {
+  const s = expectString(value, param, TIMESTAMP_EXPECTED).trim().toUpperCase();
+  const m = TIMESTAMP_SHAPE.exec(s);
+  const n = (i: number): number => Number(m?.[i] ?? 0);
+  const valid = m !== null && isCalendarDate(n(1), n(2), n(3)) && n(4) <= 23 && n(5) <= 59 && n(6) <= 59 && n(7) <= 23 && n(8) <= 59;
+  const iso = valid ? new Date(s).toISOString() : '';
+  // Offsets can push year 1 or 9999 out of the four-digit range, where text order breaks.
+  if (!/^\d{4}-/.test(iso)) throw formatError(param, TIMESTAMP_EXPECTED, value);
+  return iso;
+}
+
+function option(value: unknown, param: string, config: FieldConfig): string {
+  const options = config.options ?? [];
+  const s = expectString(value, param, 'a string (one of the options)');
+  if (!options.includes(s)) throw enumError(param, s, options);
+  return s;
+}
+
+const EMAIL_SHAPE = /^[^\s@"(),:;<>[\]\\]+@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+function email(value: unknown, param: string): string {
+  const s = expectString(value, param, 'an email address').trim().toLowerCase();
+  if (s.length > 254 || !EMAIL_SHAPE.test(s)) throw formatError(param, 'an email address like name@example.com', value);
+  return s;
+}
+
+const PHONE_CHARS = /^\+?[0-9 ().-]+$/;
+
+function phone(value: unknown, param: string): string {
+  const s = expectString(value, param, 'a phone number').trim();
+  const digits = s.replace(/\D/g, '').length;
+  if (!PHONE_CHARS.test(s) || digits < 7 || digits > 20) {
+    throw formatError(param, 'a phone number of 7 to 20 digits (digits, spaces and + - ( ) . only)', value);
+  }
+  return s;
+}
+
+const URL_SHAPE = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#\s]+)([/?#]\S*)?$/i;
+const HOST_SHAPE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/;
+const URL_EXPECTED = 'an http(s) URL or a bare domain like acme.com';
+
+function url(value: unknown, param: string): string {
+  const s = expectString(value, param, URL_EXPECTED).trim();
+  const m = URL_SHAPE.exec(s);
+  const scheme = m?.[1]?.toLowerCase();
+  const host = m?.[2]?.toLowerCase() ?? '';
+  if (!m || (scheme !== undefined && scheme !== 'http' && scheme !== 'https') || !HOST_SHAPE.test(host)) {
+    throw formatError(param, URL_EXPECTED, value);
+  }
+  return `${scheme !== undefined ? `${scheme}://` : ''}${host}${m[3] ?? ''}`;
+}
+
+function rating(value: unknown, param: string, config: FieldConfig): number {
+  return expectInteger(value, param, 1, config.max ?? DEFAULT_RATING_MAX);
+}
+
+function idOf(kind: 'record' | 'user', example: string): ScalarCheck {
+  const expected = `a ${kind} id (${example})`;
+  return (value, param) => {
+    const s = expectString(value, param, expected);
+    if (!isIdOf(kind, s)) throw formatError(param, expected, s);
+    return s;
+  };
+}
+
+const SCALAR_CHECKS: { readonly [T in FieldType]: ScalarCheck } = {
+  text,
+  number: (v, p) => finiteNumber(v, p, 'a number'),
+  currency: (v, p, c) => finiteNumber(v, p, `a number (an amount in ${c.currency_code ?? DEFAULT_CURRENCY})`),
+  checkbox: (v, p) => {
+    if (typeof v !== 'boolean') throw typeError(p, 'a boolean', v);
+    return v;
+  },
+  date,
+  timestamp,
+  select: option,
+  multi_select: option,
+  status: option,
+  email,
+  phone,
+  url,
+  rating,
+  record_reference: idOf('record', 'rec_ followed by 26 characters'),
+  user: idOf('user', 'usr_ followed by 26 characters'),
+};
+
+/** True when the field stores an array: multi_select, and record_reference with `many`. */
+export function isMultiValued(field: FieldShape): boolean {
+  return field.type === 'multi_select' || (field.type === 'record_reference' && field.config.many === true);
+}
+
+/** One value of the field's type; for a multi-valued field, one element (an option, a record id). */
+export function validateScalar(field: FieldShape, value: unknown, param: string): StoredScalar {
+  return SCALAR_CHECKS[field.type](value, param, field.config);
+}
+
+/** The whole value to store for a non-null input; an array for multi-valued fields (may be empty). */
+export function validateFieldValue(field: FieldShape, value: unknown, param: string): StoredValue {
+  if (!isMultiValued(field)) return validateScalar(field, value, param);
+  const expected = field.type === 'multi_select' ? 'an array of options' : 'an array of record ids';
+  if (!Array.isArray(value)) throw typeError(param, expected, value);
+  return dedupe(value.map((item, i) => validateScalar(field, item, `${param}[${i}]`) as string));
+}
+
+/**
+ * The string a unique field's value is claimed under. Urls ignore their scheme and a trailing
+ * slash, so `https://acme.com/` and `acme.com` cannot both be claimed.
+ */
+export function uniqueKey(field: FieldShape, value: StoredValue): string {
+  const s = String(value);
+  return field.type === 'url' ? s.replace(/^https?:\/\//, '').replace(/\/$/, '') : s;
+}

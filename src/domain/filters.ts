@@ -1,0 +1,180 @@
+import { validationError } from './errors.ts';
+import {
+  FILTER_OPERATORS, SYSTEM_FIELDS, type ComparisonNode, type FilterNode, type FilterOperator, type SortSpec, type SystemField,
+} from './filter-ast.ts';
+import type { ObjectType } from './types.ts';
+import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
+import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
+import { liveFields } from './fields/record-data.ts';
+import { isMultiValued, validateScalar, type FieldShape } from './fields/values.ts';
+
+/**
+ * The public filter language (records.list `filters`, report and view filters) parsed into the
+ * AST of filter-ast.ts, checked against the object type:
+ *
+ * - `{field: value}` is eq, `{field: [a, b]}` is in, `{field: null}` is is_empty;
+ *   `{field: {op: value, ...}}` applies each operator (ANDed). Operators may carry a leading `$`.
+ * - Several keys in one object are ANDed; `$and` / `$or` take a non-empty array of filter objects.
+ * - Field names are the live data fields and the system fields `record_id` (alias `id`),
+ *   `created_at`, `updated_at`.
+ * - Values go through the field's own validator (options, lower-cased emails, normalised
+ *   timestamps, real dates). Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
+ *   contains/starts_with/ends_with take any non-empty string (on a multi-valued field, contains
+ *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty ignore their value,
+ *   except that `false` negates them (`{is_empty: false}` is is_not_empty).
+ * - At most 5 levels of `$and`/`$or` and 50 comparisons (`too_complex`).
+ */
+
+export const MAX_FILTER_DEPTH = 5;
+export const MAX_FILTER_COMPARISONS = 50;
+export const MAX_IN_VALUES = 100;
+
+const GROUP_KEYS = ['$and', '$or'] as const;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+interface Target {
+  field: string;
+  system: boolean;
+  shape: FieldShape;
+}
+
+/** Finds a filterable or sortable field by name; `allowed` is what the error offers instead. */
+function resolveField(objectType: ObjectType, name: string, param: string, subject: string, allowed: readonly string[]): Target {
+  const canonical = name === 'id' ? 'record_id' : name;
+  if ((SYSTEM_FIELDS as readonly string[]).includes(canonical)) {
+    return { field: canonical, system: true, shape: SYSTEM_FIELD_SHAPES[canonical as SystemField] };
+  }
+  const field = objectType.fields.find((f) => f.slug === name);
+  if (!field) throw suggestError(param, `${subject} is not a field of ${objectType.slug}`, 'unknown_field', name, allowed);
+  if (field.archived) throw validationError(param, `${subject} is an archived field of ${objectType.slug}`, { rule: 'archived_field' });
+  return { field: field.slug, system: false, shape: field };
+}
+
+function tooComplex(param: string, what: string): never {
+  throw validationError(param, `${param} is too complex: ${what}`, { rule: 'too_complex', max_depth: MAX_FILTER_DEPTH, max_comparisons: MAX_FILTER_COMPARISONS });
+}
+
+function combine(kind: 'and' | 'or', nodes: FilterNode[]): FilterNode {
+  const flat = nodes.flatMap((n) => (n.kind === kind ? n.nodes : [n]));
+  return flat.length === 1 ? flat[0]! : { kind, nodes: flat };
+}
+
+class FilterParser {
+  private comparisons = 0;
+  private readonly names: string[];
+
+  constructor(private readonly objectType: ObjectType, private readonly root: string) {
+    this.names = [...liveFields(objectType).map((f) => f.slug), ...SYSTEM_FIELDS, ...GROUP_KEYS];
+  }
+
+  object(obj: Record<string, unknown>, param: string, depth: number): FilterNode {
+    const entries = Object.entries(obj);
+    if (entries.length === 0) throw validationError(param, `${param} must name at least one field`, { rule: 'min_items' });
+    return combine('and', entries.flatMap(([key, value]) => {
+      const p = `${param}.${key}`;
+      return key === '$and' || key === '$or' ? [this.group(key === '$and' ? 'and' : 'or', value, p, depth + 1)] : this.field(key, value, p);
+    }));
+  }
+
+  private group(kind: 'and' | 'or', value: unknown, param: string, depth: number): FilterNode {
+    if (depth > MAX_FILTER_DEPTH) tooComplex(param, `$and/$or nest at most ${MAX_FILTER_DEPTH} levels deep`);
+    if (!Array.isArray(value)) throw typeError(param, 'an array of filter objects', value);
+    if (value.length === 0) throw validationError(param, `${param} must hold at least one filter object`, { rule: 'min_items' });
+    return combine(kind, value.map((item, i) => {
+      const p = `${param}[${i}]`;
+      if (!isPlainObject(item)) throw typeError(p, 'a filter object', item);
+      return this.object(item, p, depth);
+    }));
+  }
+
+  private field(name: string, value: unknown, param: string): ComparisonNode[] {
+    const target = resolveField(this.objectType, name, param, param, this.names);
+    if (value === null) return [this.cmp(target, 'is_empty', null)];
+    if (Array.isArray(value)) return [this.cmp(target, 'in', this.list(target, value, param))];
+    if (!isPlainObject(value)) return [this.cmp(target, 'eq', this.scalar(target, value, param))];
+    const ops = Object.entries(value);
+    if (ops.length === 0) throw validationError(param, `${param} must name at least one operator`, { rule: 'min_items', allowed: operatorsFor(target.shape) });
+    return ops.map(([op, operand]) => this.operator(target, op, operand, `${param}.${op}`));
+  }
+
+  private operator(target: Target, given: string, value: unknown, param: string): ComparisonNode {
+    const name = given.startsWith('$') ? given.slice(1) : given;
+    const allowed = operatorsFor(target.shape);
+    if (!(FILTER_OPERATORS as readonly string[]).includes(name)) {
+      throw suggestError(param, `${param}: ${JSON.stringify(given)} is not a filter operator`, 'unknown_operator', name, allowed);
+    }
+    const op = name as FilterOperator;
+    if (!allowed.includes(op)) {
+      throw validationError(param, `${param}: ${op} does not apply to ${target.field}, a ${target.shape.type} field; use one of ${allowed.join(', ')}`, {
+        rule: 'unsupported_operator', allowed,
+      });
+    }
+    switch (op) {
+      case 'is_empty':
+      case 'is_not_empty':
+        return this.cmp(target, value === false ? (op === 'is_empty' ? 'is_not_empty' : 'is_empty') : op, null);
+      case 'in':
+      case 'not_in':
+        return this.cmp(target, op, this.list(target, value, param));
+      case 'contains':
+      case 'starts_with':
+      case 'ends_with':
+        return this.cmp(target, op, isMultiValued(target.shape) ? this.scalar(target, value, param) : partialText(value, param));
+      default:
+        return this.cmp(target, op, this.scalar(target, value, param));
+    }
+  }
+
+  private scalar(target: Target, value: unknown, param: string): string | number | boolean {
+    const widened = target.shape.type === 'timestamp' && typeof value === 'string' && DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value;
+    return validateScalar(target.shape, widened, param);
+  }
+
+  private list(target: Target, value: unknown, param: string): Array<string | number | boolean> {
+    if (!Array.isArray(value)) throw typeError(param, 'an array of values', value);
+    if (value.length === 0 || value.length > MAX_IN_VALUES) {
+      throw validationError(param, `${param} must hold 1 to ${MAX_IN_VALUES} values, got ${value.length}`, { rule: value.length === 0 ? 'min_items' : 'max_items' });
+    }
+    return dedupe(value.map((item, i) => this.scalar(target, item, `${param}[${i}]`)));
+  }
+
+  private cmp(target: Target, op: FilterOperator, value: ComparisonNode['value']): ComparisonNode {
+    this.comparisons += 1;
+    if (this.comparisons > MAX_FILTER_COMPARISONS) tooComplex(this.root, `at most ${MAX_FILTER_COMPARISONS} comparisons`);
+    return {
+      kind: 'cmp', field: target.field, system: target.system, op, value,
+      valueKind: valueKindOf(target.shape), multi: !target.system && isMultiValued(target.shape),
+    };
+  }
+}
+
+function partialText(value: unknown, param: string): string {
+  if (typeof value !== 'string') throw typeError(param, 'a non-empty string', value);
+  if (value.length === 0) throw validationError(param, `${param} must be a non-empty string`, { rule: 'min_length' });
+  return value;
+}
+
+/** The filter AST for `input`, or undefined when there is nothing to filter by (undefined, null, {}). */
+export function parseFilter(objectType: ObjectType, input: unknown, param = 'filters'): FilterNode | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (!isPlainObject(input)) throw typeError(param, 'a filter object such as {"stage": "won"}', input);
+  if (Object.keys(input).length === 0) return undefined;
+  return new FilterParser(objectType, param).object(input, param, 0);
+}
+
+/**
+ * The sort order for records.list: a live single-valued data field or a system field (default
+ * `created_at`), ascending unless `ascending` is false. Multi-valued fields cannot be sorted by.
+ */
+export function parseSort(objectType: ObjectType, sortField: string | undefined, ascending: boolean | undefined, param = 'sort_field'): SortSpec {
+  if (ascending !== undefined && ascending !== null && typeof ascending !== 'boolean') throw typeError('ascending', 'a boolean', ascending);
+  const asc = ascending ?? true;
+  if (sortField === undefined || sortField === null || sortField === '') return { field: 'created_at', system: true, valueKind: 'text', ascending: asc };
+  if (typeof sortField !== 'string') throw typeError(param, 'a field slug', sortField);
+  const sortable = [...liveFields(objectType).filter((f) => !isMultiValued(f)).map((f) => f.slug), ...SYSTEM_FIELDS];
+  const target = resolveField(objectType, sortField, param, `${param} ${JSON.stringify(sortField)}`, sortable);
+  if (isMultiValued(target.shape)) {
+    throw validationError(param, `${param}: cannot sort by ${target.field}, which holds several values`, { rule: 'unsupported', allowed: sortable });
+  }
+  return { field: target.field, system: target.system, valueKind: valueKindOf(target.shape), ascending: asc };
+}

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import type { ComparisonNode } from '../../src/domain/filter-ast.ts';
+import { parseFilter, parseSort } from '../../src/domain/filters.ts';
+import { failure, projects, REC_A, REC_B, standardType, USR_A } from './domain-fixtures.ts';
+
+const deals = standardType('deals');
+const contacts = standardType('contacts');
+
+const cmp = (field: string, op: ComparisonNode['op'], value: ComparisonNode['value'], extra: Partial<ComparisonNode> = {}): ComparisonNode => ({
+  kind: 'cmp', field, system: false, op, value, valueKind: 'text', multi: false, ...extra,
+});
+const parse = (input: unknown) => parseFilter(projects, input);
+const details = (input: unknown, type = projects) => failure(() => parseFilter(type, input)).details;
+
+describe('parseFilter: the shape of the language', () => {
+  it('has nothing to filter by for undefined, null and {}', () => {
+    expect(parseFilter(deals, undefined)).toBeUndefined();
+    expect(parseFilter(deals, null)).toBeUndefined();
+    expect(parseFilter(deals, {})).toBeUndefined();
+  });
+
+  it('rejects a filter that is not an object', () => {
+    for (const input of ['stage=won', [{ stage: 'won' }], 5]) {
+      expect(details(input, deals)).toMatchObject({ param: 'filters', rule: 'type' });
+    }
+  });
+
+  it('reads a scalar as eq, an array as in and null as is_empty', () => {
+    expect(parseFilter(deals, { stage: 'won' })).toEqual(cmp('stage', 'eq', 'won'));
+    expect(parseFilter(deals, { stage: ['won', 'lost', 'won'] })).toEqual(cmp('stage', 'in', ['won', 'lost']));
+    expect(parseFilter(deals, { close_date: null })).toEqual(cmp('close_date', 'is_empty', null));
+  });
+
+  it('ANDs several keys and several operators', () => {
+    expect(parseFilter(deals, { stage: 'won', amount: { gte: 100, lt: 500 } })).toEqual({
+      kind: 'and',
+      nodes: [
+        cmp('stage', 'eq', 'won'),
+        cmp('amount', 'gte', 100, { valueKind: 'number' }),
+        cmp('amount', 'lt', 500, { valueKind: 'number' }),
+      ],
+    });
+  });
+
+  it('builds nested $and / $or and flattens groups of the same kind', () => {
+    expect(parseFilter(deals, {
+      $or: [{ stage: 'won' }, { $and: [{ amount: { gt: 1000 } }, { $and: [{ close_date: { lt: '2026-07-01' } }] }] }],
+    })).toEqual({
+      kind: 'or',
+      nodes: [
+        cmp('stage', 'eq', 'won'),
+        { kind: 'and', nodes: [cmp('amount', 'gt', 1000, { valueKind: 'number' }), cmp('close_date', 'lt', '2026-07-01')] },
+      ],
+    });
+  });
+
+  it('rejects malformed groups', () => {
+    expect(details({ $or: { stage: 'won' } }, deals)).toMatchObject({ param: 'filters.$or', rule: 'type' });
+    expect(details({ $or: [] }, deals)).toMatchObject({ param: 'filters.$or', rule: 'min_items' });
+    expect(details({ $or: [{ stage: 'won' }, 'lost'] }, deals)).toMatchObject({ param: 'filters.$or[1]', rule: 'type' });
+    expect(details({ $and: [{}] }, deals)).toMatchObject({ param: 'filters.$and[0]', rule: 'min_items' });
+    expect(details({ stage: {} }, deals)).toMatchObject({ param: 'filters.stage', rule: 'min_items' });
+  });
+});
+
+describe('parseFilter: fields', () => {
+  it('filters by the system fields, with id as an alias of record_id', () => {
+    expect(parseFilter(deals, { id: REC_A })).toEqual(cmp('record_id', 'eq', REC_A, { system: true }));
+    expect(parseFilter(deals, { created_at: { gte: '2026-01-01T01:00:00+01:00' } }))
+      .toEqual(cmp('created_at', 'gte', '2026-01-01T00:00:00.000Z', { system: true }));
+    expect(parseFilter(deals, { updated_at: { lt: '2026-02-01' } })).toEqual(cmp('updated_at', 'lt', '2026-02-01T00:00:00.000Z', { system: true }));
+    expect(details({ record_id: 'abc' }, deals)).toMatchObject({ param: 'filters.record_id', rule: 'format' });
+    expect(details({ record_id: { contains: 'rec' } }, deals)).toMatchObject({ rule: 'unsupported_operator' });
+  });
+
+  it('names an unknown field with its nested path and the nearest field', () => {
+    const error = failure(() => parseFilter(deals, { $or: [{ stage: 'won' }, { stgae: 'lost' }] }));
+    expect(error.code).toBe('validation_error');
+    expect(error.message).toBe('filters.$or[1].stgae is not a field of deals; did you mean "stage"?');
+    expect(error.details).toMatchObject({ param: 'filters.$or[1].stgae', rule: 'unknown_field', suggestion: 'stage' });
+    expect(error.details?.allowed).toEqual(expect.arrayContaining(['stage', 'amount', 'record_id', 'created_at', '$and', '$or']));
+  });
+
+  it('suggests $or for a misspelt group keyword', () => {
+    expect(details({ $OR: [{ stage: 'won' }] }, deals)).toMatchObject({ rule: 'unknown_field', suggestion: '$or' });
+  });
+
+  it('rejects archived fields', () => {
+    expect(details({ legacy_code: 'X' })).toMatchObject({ param: 'filters.legacy_code', rule: 'archived_field' });
+  });
+
+  it('uses the given parameter name', () => {
+    expect(failure(() => parseFilter(deals, { stag: 'won' }, 'config.filters')).details?.param).toBe('config.filters.stag');
+  });
+});
+
+describe('parseFilter: operators', () => {
+  it('suggests the nearest operator valid for the field type', () => {
+    const error = failure(() => parseFilter(deals, { amount: { gtt: 5 } }));
+    expect(error.details).toEqual({
+      param: 'filters.amount.gtt', rule: 'unknown_operator', suggestion: 'gt',
+      allowed: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_empty', 'is_not_empty'],
+    });
+    expect(details({ name: { containz: 'x' } })).toMatchObject({ rule: 'unknown_operator', suggestion: 'contains' });
+  });
+
+  it('accepts operators written with a leading $', () => {
+    expect(parseFilter(deals, { amount: { $gt: 5 } })).toEqual(cmp('amount', 'gt', 5, { valueKind: 'number' }));
+  });
+
+  it.each([
+    ['active', 'gt', true, ['eq', 'ne', 'is_empty', 'is_not_empty']],
+    ['headcount', 'starts_with', '1', ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_empty', 'is_not_empty']],
+    ['priority', 'contains', 'hi', ['eq', 'ne', 'in', 'not_in', 'is_empty', 'is_not_empty']],
+    ['tags', 'gt', 'alpha', ['eq', 'contains', 'in', 'not_in', 'ne', 'is_empty', 'is_not_empty']],
+    ['members', 'starts_with', 'rec_', ['eq', 'contains', 'in', 'not_in', 'ne', 'is_empty', 'is_not_empty']],
+    ['company', 'contains', REC_A, ['eq', 'ne', 'in', 'not_in', 'is_empty', 'is_not_empty']],
+    ['lead', 'lt', USR_A, ['eq', 'ne', 'in', 'not_in', 'is_empty', 'is_not_empty']],
+    ['name', 'gte', 'a', ['eq', 'ne', 'in', 'not_in', 'contains', 'starts_with', 'ends_with', 'is_empty', 'is_not_empty']],
+  ])('rejects %s.%s as an unsupported operator', (field, op, value, allowed) => {
+    expect(details({ [field]: { [op]: value } })).toEqual({
+      param: `filters.${field}.${op}`, rule: 'unsupported_operator', allowed,
+    });
+  });
+
+  it('compares dates, timestamps and ratings by order', () => {
+    expect(parse({ starts_on: { gt: '2026-01-01' } })).toEqual(cmp('starts_on', 'gt', '2026-01-01'));
+    expect(parse({ kicked_off_at: { lte: '2026-01-01T12:00:00-02:00' } })).toEqual(cmp('kicked_off_at', 'lte', '2026-01-01T14:00:00.000Z'));
+    expect(parse({ score: { gte: 8 } })).toEqual(cmp('score', 'gte', 8, { valueKind: 'number' }));
+  });
+
+  it('compares checkboxes as booleans', () => {
+    expect(parse({ active: false })).toEqual(cmp('active', 'eq', false, { valueKind: 'boolean' }));
+  });
+
+  it('reads eq and contains on multi-valued fields as "has this element"', () => {
+    expect(parse({ tags: 'beta' })).toEqual(cmp('tags', 'eq', 'beta', { multi: true }));
+    expect(parse({ members: { contains: REC_B } })).toEqual(cmp('members', 'contains', REC_B, { multi: true }));
+    expect(details({ tags: { contains: 'bet' } })).toMatchObject({ param: 'filters.tags.contains', rule: 'enum', suggestion: 'beta' });
+  });
+
+  it('takes partial text on emails and urls without requiring a full address', () => {
+    expect(parse({ contact_email: { ends_with: '@Acme.com' } })).toEqual(cmp('contact_email', 'ends_with', '@Acme.com'));
+    expect(parse({ website: { contains: 'acme' } })).toEqual(cmp('website', 'contains', 'acme'));
+    expect(details({ name: { contains: '' } })).toMatchObject({ param: 'filters.name.contains', rule: 'min_length' });
+    expect(details({ name: { starts_with: 3 } })).toMatchObject({ param: 'filters.name.starts_with', rule: 'type' });
+  });
+
+  it('treats is_empty and is_not_empty values as flags, false negating them', () => {
+    expect(parse({ lead: { is_empty: true } })).toEqual(cmp('lead', 'is_empty', null));
+    expect(parse({ lead: { is_not_empty: 'yes' } })).toEqual(cmp('lead', 'is_not_empty', null));
+    expect(parse({ lead: { is_empty: false } })).toEqual(cmp('lead', 'is_not_empty', null));
+    expect(parse({ tags: { is_not_empty: false } })).toEqual(cmp('tags', 'is_empty', null, { multi: true }));
+  });
+
+  it('takes 1 to 100 values for in and not_in', () => {
+    expect(parse({ priority: { not_in: ['low'] } })).toEqual(cmp('priority', 'not_in', ['low']));
+    expect(details({ priority: { in: [] } })).toMatchObject({ param: 'filters.priority.in', rule: 'min_items' });
+    expect(details({ headcount: { in: Array.from({ length: 101 }, (_, i) => i) } })).toMatchObject({ rule: 'max_items' });
+    expect(details({ priority: { in: 'low' } })).toMatchObject({ param: 'filters.priority.in', rule: 'type' });
+    expect(details({ priority: { in: ['low', 'hgh'] } })).toMatchObject({ param: 'filters.priority.in[1]', suggestion: 'high' });
+    expect(details({ priority: ['low', 'hgh'] })).toMatchObject({ param: 'filters.priority[1]', suggestion: 'high' });
+  });
+});
+
+describe('parseFilter: values go through the field validators', () => {
+  it('suggests the nearest option', () => {
+    const error = failure(() => parseFilter(deals, { stage: 'wonn' }));
+    expect(error.details).toMatchObject({ param: 'filters.stage', rule: 'enum', suggestion: 'won' });
+  });
+
+  it('normalises emails and urls for exact comparisons', () => {
+    expect(parseFilter(contacts, { email: ' ANN@Acme.COM' })).toEqual(cmp('email', 'eq', 'ann@acme.com'));
+    expect(parse({ website: { ne: 'HTTPS://Acme.com/Jobs' } })).toEqual(cmp('website', 'ne', 'https://acme.com/Jobs'));
+  });
+
+  it('rejects invalid dates, numbers as strings and bad ids', () => {
+    expect(details({ close_date: { gt: '2026-02-30' } }, deals)).toMatchObject({ param: 'filters.close_date.gt', rule: 'format' });
+    expect(details({ amount: { gt: '100' } }, deals)).toMatchObject({ param: 'filters.amount.gt', rule: 'type' });
+    expect(details({ company: 'acme' }, deals)).toMatchObject({ param: 'filters.company', rule: 'format' });
+    expect(details({ kicked_off_at: '2026-01-01T10:00:00' })).toMatchObject({ param: 'filters.kicked_off_at', rule: 'format' });
+  });
+});
+
+describe('parseFilter: guards', () => {
+  const nest = (depth: number): Record<string, unknown> => (depth === 0 ? { stage: 'won' } : { $and: [nest(depth - 1)] });
+
+  it('allows five levels of $and / $or and refuses a sixth', () => {
+    expect(parseFilter(deals, nest(5))).toEqual(cmp('stage', 'eq', 'won'));
+    const error = failure(() => parseFilter(deals, nest(6)));
+    expect(error.details).toMatchObject({ rule: 'too_complex', param: 'filters.$and[0].$and[0].$and[0].$and[0].$and[0].$and' });
+  });
+
+  it('allows 50 comparisons and refuses a 51st', () => {
+    const many = (n: number) => ({ $or: Array.from({ length: n }, (_, i) => ({ amount: i })) });
+    const node = parseFilter(deals, many(50));
+    expect(node?.kind === 'or' && node.nodes.length).toBe(50);
+    expect(details(many(51), deals)).toMatchObject({ param: 'filters', rule: 'too_complex' });
+  });
+});
+
+describe('parseSort', () => {
+  it('defaults to created_at ascending', () => {
+    expect(parseSort(deals, undefined, undefined)).toEqual({ field: 'created_at', system: true, valueKind: 'text', ascending: true });
+    expect(parseSort(deals, '', false)).toEqual({ field: 'created_at', system: true, valueKind: 'text', ascending: false });
+  });
+
+  it('sorts by data fields with their value kind', () => {
+    expect(parseSort(deals, 'amount', false)).toEqual({ field: 'amount', system: false, valueKind: 'number', ascending: false });
+    expect(parseSort(projects, 'active', true)).toEqual({ field: 'active', system: false, valueKind: 'boolean', ascending: true });
+    expect(parseSort(deals, 'stage', undefined)).toEqual({ field: 'stage', system: false, valueKind: 'text', ascending: true });
+  });
+
+  it('sorts by system fields, with id as record_id', () => {
+    expect(parseSort(deals, 'updated_at', true)).toEqual({ field: 'updated_at', system: true, valueKind: 'text', ascending: true });
+    expect(parseSort(deals, 'id', true)).toMatchObject({ field: 'record_id', system: true });
+  });
+
+  it('suggests the nearest field for an unknown one', () => {
+    const error = failure(() => parseSort(deals, 'amout', true));
+    expect(error.message).toBe('sort_field "amout" is not a field of deals; did you mean "amount"?');
+    expect(error.details).toMatchObject({ param: 'sort_field', rule: 'unknown_field', suggestion: 'amount' });
+  });
+
+  it('refuses multi-valued and archived fields', () => {
+    expect(failure(() => parseSort(deals, 'contacts', true)).details).toMatchObject({ param: 'sort_field', rule: 'unsupported' });
+    expect(failure(() => parseSort(projects, 'tags', true)).details?.rule).toBe('unsupported');
+    expect(failure(() => parseSort(projects, 'legacy_code', true)).details?.rule).toBe('archived_field');
+  });
+
+  it('rejects a non-boolean direction', () => {
+    expect(failure(() => parseSort(deals, 'amount', 'desc' as never)).details).toMatchObject({ param: 'ascending', rule: 'type' });
+  });
+});
