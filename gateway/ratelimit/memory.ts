@@ -1,0 +1,89 @@
+/**
+ * The in-process sliding log: the same semantics as the Redis script (see index.ts), for a
+ * single gateway without `REDIS_URL` and as the fallback while Redis is unavailable. Each key
+ * holds at most `limit` ascending timestamps; a periodic sweep drops keys whose calls have all
+ * aged out, so memory is bounded by the keys active within one window.
+ */
+import { assertLimits, toDecision, type LimiterStatus, type RateDecision, type RateLimiter } from './types.ts';
+
+export interface MemoryRateLimiterOptions {
+  limit: number;
+  windowMs: number;
+  /** How often idle keys are dropped; defaults to the window (at least 1 s). */
+  sweepIntervalMs?: number;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  readonly backend = 'memory' as const;
+  readonly limit: number;
+  readonly windowMs: number;
+  private readonly logs = new Map<string, number[]>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(options: MemoryRateLimiterOptions) {
+    assertLimits(options.limit, options.windowMs);
+    this.limit = options.limit;
+    this.windowMs = options.windowMs;
+    const every = options.sweepIntervalMs ?? Math.max(options.windowMs, 1000);
+    this.sweeper = setInterval(() => this.sweep(), every);
+    this.sweeper.unref();
+  }
+
+  hit(keyId: string, now: number = Date.now()): Promise<RateDecision> {
+    return Promise.resolve(this.hitSync(keyId, now));
+  }
+
+  /** The synchronous core of `hit`, for callers that cannot await. */
+  hitSync(keyId: string, now: number = Date.now()): RateDecision {
+    let log = this.logs.get(keyId);
+    if (!log) {
+      log = [];
+      this.logs.set(keyId, log);
+    }
+    dropAged(log, now - this.windowMs);
+    const allowed = log.length < this.limit;
+    if (allowed) insertSorted(log, now);
+    return toDecision({ allowed, count: log.length, oldestMs: log[0] ?? now, nowMs: now }, this.limit, this.windowMs);
+  }
+
+  /** Drops keys with no call inside the window; returns how many were dropped. */
+  sweep(now: number = Date.now()): number {
+    let dropped = 0;
+    for (const [keyId, log] of this.logs) {
+      const newest = log[log.length - 1];
+      if (newest === undefined || newest <= now - this.windowMs) {
+        this.logs.delete(keyId);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
+  /** How many keys are held in memory. */
+  get trackedKeys(): number {
+    return this.logs.size;
+  }
+
+  status(): LimiterStatus {
+    return { backend: 'memory', healthy: true };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.logs.clear();
+  }
+}
+
+/** Removes the entries at or before `cutoff` (they have aged out of the window). */
+function dropAged(log: number[], cutoff: number): void {
+  let aged = 0;
+  while (aged < log.length && (log[aged] as number) <= cutoff) aged += 1;
+  if (aged > 0) log.splice(0, aged);
+}
+
+/** Appends `ts`, keeping the log ascending even when a caller's clock steps back. */
+function insertSorted(log: number[], ts: number): void {
+  let at = log.length;
+  while (at > 0 && (log[at - 1] as number) > ts) at -= 1;
+  log.splice(at, 0, ts);
+}
