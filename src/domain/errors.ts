@@ -68,8 +68,9 @@ export class CrmError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
-    super(message);
+  /** `cause` is for logs only; renderers never show it. */
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'CrmError';
     this.code = code;
     this.details = details;

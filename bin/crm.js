@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The `crm` command: loads the TypeScript CLI through tsx's loader (no build step).
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../gateway/cli.ts');
+const args = process.argv.slice(2);
+const code = await main(args);
+if (args[0] !== 'serve' || code !== 0) process.exit(code);

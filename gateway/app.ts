@@ -1,0 +1,90 @@
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import { ERROR_TABLE, unreachable } from '../src/domain/errors.ts';
+import { authenticate } from './auth/principal.ts';
+import { asCrmError, shapeA, shapeB } from './errors.ts';
+import { metrics } from './metrics.ts';
+import type { Edge, GatewayDeps, GatewayState } from './state.ts';
+import { mountBridge } from './transports/bridge.ts';
+import { mountGraphQL } from './transports/graphql.ts';
+import { mountMcp, rpcError } from './transports/mcp.ts';
+import { mountOps, type ReadinessCheck } from './transports/ops.ts';
+import { mountRest } from './transports/rest.ts';
+
+export interface AppOptions {
+  /** Runs after authentication, before the tool: the rate limiter plugs in here. */
+  meter?: Middleware<GatewayState>;
+  readiness?: ReadinessCheck[];
+  metrics?: () => string;
+}
+
+/** The Koa gateway: one error renderer, one authenticator, four edges (DESIGN.md §3). */
+export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<GatewayState> {
+  const app = new Koa<GatewayState>();
+  app.proxy = false;
+  app.silent = true;
+  app.use(countRequests);
+  app.use(renderErrors(deps));
+
+  const authenticateMw: Middleware<GatewayState> = async (ctx, next) => {
+    ctx.state.principal = await authenticate(deps.store, ctx.get('Authorization') || undefined, deps.config.keyPrefix);
+    if (options.meter) return options.meter(ctx, next);
+    return next();
+  };
+
+  const router = new Router();
+  mountRest(router, deps, authenticateMw as Middleware);
+  mountBridge(router, deps, authenticateMw as Middleware);
+  mountMcp(router, deps, authenticateMw as Middleware);
+  mountGraphQL(router, deps, authenticateMw as Middleware);
+  mountOps(router, deps, [
+    { name: 'store', check: () => deps.store.health() },
+    ...(options.readiness ?? []),
+  ], options.metrics ?? (() => ''));
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    ctx.status = 404;
+    ctx.body = { error: `no route for ${ctx.method} ${ctx.path}; tools are at POST ${deps.config.restPrefix}/<category>/<action>` };
+  });
+  return app;
+}
+
+const requests = metrics.counter('crm_http_requests_total', 'HTTP requests answered, by edge and status.');
+
+const countRequests: Middleware<GatewayState> = async (ctx, next) => {
+  try {
+    await next();
+  } finally {
+    requests.inc({ edge: ctx.state.edge ?? 'none', status: String(ctx.status) });
+  }
+};
+
+/** STYLE.md §4: every failure is rendered here, in the shape of the edge that received it. */
+function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const e = asCrmError(err, deps.logger);
+      if (ctx.respond === false || ctx.headerSent) return;
+      ctx.status = ERROR_TABLE[e.code].status;
+      if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', `Bearer realm="crm", error="invalid_token"`);
+      const edge: Edge = ctx.state.edge ?? 'ops';
+      switch (edge) {
+        case 'rest':
+        case 'ops':
+        case 'graphql':
+          ctx.body = shapeA(e);
+          break;
+        case 'bridge':
+          ctx.body = deps.config.bridgeShape === 'envelope' ? shapeB(e) : shapeA(e);
+          break;
+        case 'mcp':
+          ctx.body = rpcError(-32000 - Math.floor(ERROR_TABLE[e.code].status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+          break;
+        default:
+          unreachable(edge);
+      }
+    }
+  };
+}

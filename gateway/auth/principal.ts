@@ -1,0 +1,44 @@
+import { hashKey, KEY_PATTERN, sameHash } from '../../src/domain/api-keys.ts';
+import { CrmError } from '../../src/domain/errors.ts';
+import type { Store } from '../../src/store/port.ts';
+import type { Principal } from '../tools/invoke.ts';
+
+const TOUCH_INTERVAL_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+function unauthorized(message: string): CrmError {
+  return new CrmError('unauthorized', message);
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>` to the calling principal. The user's role and the
+ * workspace's plan are read on every call, so revocations and role or plan changes (also made by
+ * the CLI while the server runs) apply to the next call.
+ */
+export async function authenticate(store: Store, header: string | undefined, prefix: string): Promise<Principal> {
+  if (!header) throw unauthorized('missing API key: send the header "Authorization: Bearer <API_KEY>"');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('the Authorization header must be "Bearer <API_KEY>"');
+  const key = match[1]!;
+  const shape = KEY_PATTERN.exec(key);
+  if (!shape || shape[1] !== prefix) throw unauthorized(`malformed API key: expected "${prefix}_live_<random>"`);
+  const hash = hashKey(key);
+  const row = await store.findApiKeyByHash(hash);
+  if (!row || !sameHash(row.hash, hash)) throw unauthorized('invalid API key');
+  if (row.revoked_at) throw unauthorized('this API key was revoked');
+  const [user, workspace] = await Promise.all([store.getUser(row.workspace_id, row.user_id), store.getWorkspace(row.workspace_id)]);
+  if (!user || !workspace) throw unauthorized('the user or workspace of this API key no longer exists');
+  touch(store, row.id);
+  return {
+    workspace_id: workspace.id, user_id: user.id, role: user.role, key_id: row.id, scopes: row.scopes,
+    plan: workspace.plan, trial_ends_at: workspace.trial_ends_at,
+  };
+}
+
+/** Records last use at most once a minute per key, off the request's critical path. */
+function touch(store: Store, keyId: string): void {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  lastTouched.set(keyId, now);
+  store.touchApiKey(keyId, new Date(now).toISOString()).catch(() => lastTouched.delete(keyId));
+}

@@ -1,0 +1,20 @@
+import { addUser, createKey, createWorkspace } from '../src/domain/services/settings.ts';
+import type { Store } from '../src/store/port.ts';
+
+export interface Bootstrapped {
+  workspace_id: string;
+  user_id: string;
+  key: string;
+}
+
+/**
+ * On an empty store, creates a workspace, its Owner and one API key, so `npm start` on a fresh
+ * machine is immediately usable. The local workspace gets the "developer" plan (no trial end).
+ */
+export async function bootstrapIfEmpty(store: Store, prefix: string): Promise<Bootstrapped | null> {
+  if ((await store.listWorkspaces()).length > 0) return null;
+  const ws = await createWorkspace(store, { name: 'My workspace', plan: 'developer', trialDays: null });
+  const owner = await addUser(store, { workspace_id: ws.id, email: 'owner@example.com', name: 'Owner', role: 'owner' });
+  const { key } = await createKey(store, { workspace_id: ws.id, user_id: owner.id, name: 'first key', scopes: [], prefix });
+  return { workspace_id: ws.id, user_id: owner.id, key };
+}

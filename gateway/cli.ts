@@ -1,0 +1,183 @@
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CrmError, isCrmError } from '../src/domain/errors.ts';
+import { addUser, createKey, createWorkspace, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
+import { openStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/port.ts';
+import { authenticate } from './auth/principal.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
+import { invokeTool } from './tools/invoke.ts';
+
+const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
+
+  crm serve
+  crm workspace create --name N [--plan P] [--trial-days D]
+  crm user add --workspace W --email E --role owner|admin|member [--name N]
+  crm keys create --workspace W --user U --name N [--scopes a,b]
+  crm keys list --workspace W
+  crm keys revoke --key-id K
+  crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
+  crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
+
+Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  'trial-days': { type: 'string' },
+  'trial-ends': { type: 'string' },
+  workspace: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  user: { type: 'string' },
+  scopes: { type: 'string' },
+  'key-id': { type: 'string' },
+  key: { type: 'string' },
+} as const;
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+class UsageError extends Error {}
+
+function need(values: Values, name: keyof Values): string {
+  const v = values[name];
+  if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+/** Runs one command and returns what to print (an object for --json, lines otherwise). */
+async function run(argv: string[], config: Config): Promise<{ json: unknown; text: string } | null> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const v = values as Values;
+  const [group, action, ...rest] = positionals;
+  if (v.help || !group) throw new UsageError('');
+
+  if (group === 'serve') {
+    const running = await startServer(config);
+    const { url } = running;
+    process.stdout.write(`crm serving on ${url} (store: ${config.store}, data: ${config.store === 'sqlite' ? config.dataDir : config.neo4j?.uri})\n`);
+    process.stdout.write(`  per-tool REST  POST ${url}${config.restPrefix}/<category>/<action>\n  REST bridge    POST ${url}${config.mcpPrefix}/api/developers/mcp/call/\n  MCP            POST ${url}${config.mcpPrefix}/\n  GraphQL        POST ${url}/graphql\n`);
+    if (running.bootstrapped) {
+      process.stdout.write(`\nFirst start: created workspace ${running.bootstrapped.workspace_id} with an owner and this API key (shown once):\n\n  export CRM_API_KEY=${running.bootstrapped.key}\n\n`);
+    }
+    const stop = async (signal: string) => {
+      process.stdout.write(`received ${signal}, shutting down\n`);
+      await running.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    return null;
+  }
+
+  const store = await openStore(config);
+  try {
+    return await runWithStore(store, config, group, action, rest, v);
+  } finally {
+    await store.close();
+  }
+}
+
+async function runWithStore(store: Store, config: Config, group: string, action: string | undefined, rest: string[], v: Values) {
+  const cmd = `${group} ${action ?? ''}`.trim();
+  switch (cmd) {
+    case 'workspace create': {
+      const days = v['trial-days'] === undefined ? undefined : Number(v['trial-days']);
+      if (days !== undefined && (!Number.isFinite(days) || days < 0)) throw new UsageError('--trial-days must be a number of days');
+      const ws = await createWorkspace(store, { name: need(v, 'name'), plan: v.plan ?? null, trialDays: days });
+      return { json: { workspace_id: ws.id, name: ws.name, plan: ws.plan, trial_ends_at: ws.trial_ends_at }, text: `workspace ${ws.id} created (trial ends ${ws.trial_ends_at ?? 'never'})` };
+    }
+    case 'user add': {
+      const user = await addUser(store, { workspace_id: need(v, 'workspace'), email: need(v, 'email'), name: v.name ?? null, role: parseRole(need(v, 'role')) });
+      return { json: { user_id: user.id, email: user.email, role: user.role }, text: `user ${user.id} (${user.email}, ${user.role}) added` };
+    }
+    case 'keys create': {
+      const created = await createKey(store, {
+        workspace_id: need(v, 'workspace'), user_id: need(v, 'user'), name: need(v, 'name'),
+        scopes: parseScopes((v.scopes ?? '').split(',')), prefix: config.keyPrefix,
+      });
+      return {
+        json: { key_id: created.key_id, key: created.key, scopes: created.api_key.scopes },
+        text: `key ${created.key_id} created; it is shown once:\n${created.key}`,
+      };
+    }
+    case 'keys list': {
+      const keys = await store.listApiKeys(need(v, 'workspace'));
+      const items = keys.map((k) => ({
+        key_id: k.id, name: k.name, user_id: k.user_id, scopes: k.scopes, last_four: k.last_four,
+        created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at,
+      }));
+      return {
+        json: { items },
+        text: items.map((k) => `${k.key_id}  …${k.last_four}  ${k.name}  scopes=${k.scopes.join(',') || 'all'}  ${k.revoked_at ? `revoked ${k.revoked_at}` : `last used ${k.last_used_at ?? 'never'}`}`).join('\n') || 'no keys',
+      };
+    }
+    case 'keys revoke': {
+      const key = await revokeKey(store, need(v, 'key-id'));
+      return { json: { key_id: key.id, revoked_at: key.revoked_at }, text: `key ${key.id} revoked at ${key.revoked_at}` };
+    }
+    case 'billing set': {
+      if (v.plan === undefined && v['trial-ends'] === undefined) throw new UsageError('give --plan P or --trial-ends ISO');
+      const ws = await setBilling(store, {
+        workspace_id: need(v, 'workspace'),
+        ...(v.plan === undefined ? {} : { plan: v.plan === 'none' ? null : v.plan }),
+        ...(v['trial-ends'] === undefined ? {} : { trial_ends_at: v['trial-ends'] }),
+      });
+      return { json: { workspace_id: ws.id, plan: ws.plan, trial_ends_at: ws.trial_ends_at }, text: `workspace ${ws.id}: plan ${ws.plan ?? 'none'}, trial ends ${ws.trial_ends_at ?? 'never'}` };
+    }
+    default:
+      if (group === 'call' && action) {
+        const key = v.key ?? process.env.CRM_API_KEY;
+        if (!key) throw new UsageError('crm call needs --key or CRM_API_KEY');
+        let params: unknown = {};
+        if (rest[0] !== undefined) {
+          try {
+            params = JSON.parse(rest[0]);
+          } catch {
+            throw new CrmError('validation_error', 'the parameters must be a JSON object', { param: 'params', rule: 'json' });
+          }
+        }
+        const principal = await authenticate(store, `Bearer ${key}`, config.keyPrefix);
+        const result = await invokeTool(store, principal, 'cli', action, params);
+        return { json: result, text: JSON.stringify(result, null, 2) };
+      }
+      throw new UsageError(`unknown command "${cmd}"`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    const config = loadConfig();
+    const out = await run(argv, config);
+    if (out) process.stdout.write(`${json ? JSON.stringify(out.json) : out.text}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      if ((err as Error).message) process.stderr.write(`crm: ${(err as Error).message}\n\n`);
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`crm: ${err.message}\n`);
+      return 2;
+    }
+    if (isCrmError(err)) {
+      if (json) process.stderr.write(`${JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) })}\n`);
+      else process.stderr.write(`crm: ${err.code}: ${err.message}\n`);
+      return 1;
+    }
+    createLogger('error').error('crm failed', { error: (err as Error).stack ?? String(err) });
+    return 1;
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntry) {
+  const code = await main(process.argv.slice(2));
+  if (!process.argv.slice(2).includes('serve') || code !== 0) process.exit(code);
+}

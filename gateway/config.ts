@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Configuration from the environment (DESIGN.md §10), validated once at start-up. */
+const schema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().min(1).default('./data'),
+  STORE: z.enum(['sqlite', 'neo4j']).optional(),
+  NEO4J_URI: z.string().regex(/^(neo4j|bolt)(\+s|\+ssc)?:\/\/\S+$/, 'must look like bolt://host:7687 or neo4j://host:7687').optional(),
+  NEO4J_USER: z.string().default('neo4j'),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: z.string().default('neo4j'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must look like redis://host:6379').optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  BRIDGE_RESPONSE_SHAPE: z.enum(['envelope', 'plain']).default('envelope'),
+  KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'must be 2-16 lower-case letters or digits, starting with a letter').default('crm'),
+  ALLOWED_ORIGINS: z.string().default(''),
+  SMTP_URL: z.string().optional(),
+  SECRETS_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1_048_576).default(1_048_576),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  store: 'sqlite' | 'neo4j';
+  neo4j: { uri: string; user: string; password: string | undefined; database: string } | null;
+  redisUrl: string | undefined;
+  rateLimit: { limit: number; windowMs: number };
+  bridgeShape: 'envelope' | 'plain';
+  keyPrefix: string;
+  allowedOrigins: string[];
+  smtpUrl: string | undefined;
+  secretsKey: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  bodyLimitBytes: number;
+  restPrefix: string;
+  mcpPrefix: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; a bad value fails with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(defined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(defined[String(i.path[0])] ?? '')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const store = e.STORE ?? (e.NEO4J_URI ? 'neo4j' : 'sqlite');
+  if (store === 'neo4j' && !e.NEO4J_URI) throw new ConfigError('invalid configuration:\n  STORE=neo4j needs NEO4J_URI (e.g. bolt://localhost:7687)');
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: resolve(e.DATA_DIR),
+    store,
+    neo4j: e.NEO4J_URI ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE } : null,
+    redisUrl: e.REDIS_URL,
+    rateLimit: { limit: e.RATE_LIMIT_PER_MINUTE, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    bridgeShape: e.BRIDGE_RESPONSE_SHAPE,
+    keyPrefix: e.KEY_PREFIX,
+    allowedOrigins: e.ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    smtpUrl: e.SMTP_URL,
+    secretsKey: e.SECRETS_KEY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    restPrefix: '/v1',
+    mcpPrefix: '/mcp',
+  };
+}

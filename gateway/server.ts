@@ -1,0 +1,64 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/port.ts';
+import { createApp } from './app.ts';
+import { bootstrapIfEmpty, type Bootstrapped } from './bootstrap.ts';
+import type { Config } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { metrics } from './metrics.ts';
+import { createRateLimiter, rateLimitMiddleware, type RateLimiter } from './ratelimit/index.ts';
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  server: Server;
+  limiter: RateLimiter;
+  bootstrapped: Bootstrapped | null;
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the gateway and listens. `close` drains connections, then the store. */
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const store = await openStore(config);
+  const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix);
+  const limiter: RateLimiter = createRateLimiter({
+    redisUrl: config.redisUrl, limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs,
+    logger: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg) },
+  });
+  const app = createApp({ config, store, logger }, {
+    meter: rateLimitMiddleware(limiter, (ctx) => ctx.state.principal?.key_id ?? undefined),
+    readiness: [{
+      name: 'rate_limiter',
+      // Degraded (in-process fallback) still serves, so it is reported but does not fail readiness.
+      check: async () => {
+        const s = limiter.status();
+        return { ok: true, ...s, detail: s.healthy ? `${s.backend} limiter` : `redis unreachable, in-process fallback since ${s.degraded_since}` };
+      },
+    }],
+    metrics: () => metrics.render(),
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url, store, server, limiter, bootstrapped,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await limiter.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { Scope } from '../../src/domain/types.ts';
+import type { ToolName } from './names.ts';
+
+/** MCP tool annotations (hints for agents; never relied on for security). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint?: boolean;
+}
+
+/** How a tool runs: one GraphQL operation, its variables, and the tool result cut from its data. */
+export interface ToolOperation<I> {
+  document: string;
+  variables: (input: I) => Record<string, unknown>;
+  result: (data: Record<string, unknown>) => unknown;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: ToolName;
+  scope: Scope;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  operation: ToolOperation<z.output<I>>;
+}
+
+/** The one way to declare a tool (STYLE.md §1). */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition {
+  return Object.freeze(def) as unknown as ToolDefinition;
+}
+
+export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const CREATES: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+export const UPDATES: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+export const DELETES: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+
+/** Takes the single top-level field of an operation's data as the tool's result. */
+export function pick(field: string): (data: Record<string, unknown>) => unknown {
+  return (data) => data[field];
+}
+
+/** Copies only the keys the caller gave, so GraphQL sees omitted arguments as omitted. */
+export function given<T extends Record<string, unknown>>(input: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+}

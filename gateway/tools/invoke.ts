@@ -1,0 +1,36 @@
+import type { Actor } from '../../src/domain/actor.ts';
+import { CrmError } from '../../src/domain/errors.ts';
+import { nearest } from '../../src/domain/suggest.ts';
+import type { CallStyle } from '../../src/domain/types.ts';
+import { createContext } from '../../src/graphql/context.ts';
+import { runOperation } from '../../src/graphql/execute.ts';
+import type { Store } from '../../src/store/port.ts';
+import { CATALOG, type ToolDefinition } from './index.ts';
+import { zodToCrmError } from './zod-errors.ts';
+
+/** The caller as resolved from an API key, before a call style and tool are known. */
+export type Principal = Omit<Actor, 'via' | 'tool'>;
+
+/** The catalog entry for a name, or tool_not_found naming the nearest tool. */
+export function findTool(name: unknown): ToolDefinition {
+  const tool = typeof name === 'string' ? CATALOG.get(name) : undefined;
+  if (tool) return tool;
+  const suggestion = typeof name === 'string' ? nearest(name, [...CATALOG.keys()]) : undefined;
+  throw new CrmError('tool_not_found', `tool ${JSON.stringify(name)} does not exist${suggestion ? `; did you mean "${suggestion}"?` : ''}`, {
+    param: 'tool', ...(suggestion ? { suggestion } : {}),
+  });
+}
+
+/**
+ * The one entry point every call style uses (STYLE.md §2): validate the parameters with the
+ * tool's zod schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
+ * and trial are enforced inside the GraphQL layer, never here.
+ */
+export async function invokeTool(store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown): Promise<unknown> {
+  const tool = findTool(name);
+  const parsed = tool.input.safeParse(params ?? {});
+  if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
+  const context = createContext(store, { ...principal, via, tool: tool.name });
+  const data = await runOperation(tool.operation.document, tool.operation.variables(parsed.data), context);
+  return tool.operation.result(data);
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { FIELD_TYPES } from '../../src/domain/types.ts';
+
+/** zod shapes shared by several tools. Descriptions are written for an agent (STYLE.md §8). */
+
+export const slug = (what: string) =>
+  z.string().regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be lower-case letters, digits and underscores, starting with a letter')
+    .describe(`${what}: lower-case letters, digits and "_", e.g. "companies".`);
+
+export const recordId = z.string().min(1).describe('Id of a record, e.g. "rec_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
+
+export const page = z.number().int().min(1).max(LIMITS.pageMax).optional()
+  .describe('1-based page number. Default 1.');
+
+export const pageSize = z.number().int().min(1).max(LIMITS.pageSizeMax).optional()
+  .describe(`Items per page, 1 to ${LIMITS.pageSizeMax}. Default ${LIMITS.pageSizeDefault}.`);
+
+const fieldSettings = {
+  description: z.string().max(1000).optional().describe('What the field holds, for people and agents.'),
+  required: z.boolean().optional().describe('Records must have a value. Default false.'),
+  unique: z.boolean().optional().describe('No two live records may share a value (text, email, phone, url, number). Default false.'),
+  options: z.array(z.string().min(1).max(100)).min(1).max(500).optional()
+    .describe('select, multi_select, status: the allowed values; for status, the stages in order.'),
+  currency_code: z.string().optional().describe('currency: ISO-4217 code, default "USD".'),
+  max: z.number().int().optional().describe('rating: the highest rating, 1 to 10, default 5.'),
+};
+
+export const fieldInput = z.strictObject({
+  slug: slug('Field slug, the key in record data'),
+  name: z.string().min(1).max(100).describe('Display name, e.g. "Annual revenue".'),
+  type: z.enum(FIELD_TYPES).describe(`Field type: ${FIELD_TYPES.join(', ')}.`),
+  ...fieldSettings,
+  target: z.string().optional().describe('record_reference: slug of the object type referenced, e.g. "companies".'),
+  many: z.boolean().optional().describe('record_reference: holds a list of record ids. Default false.'),
+}).describe('A field definition.');
+
+export const fieldPatch = {
+  name: z.string().min(1).max(100).optional().describe('New display name.'),
+  archived: z.boolean().optional().describe('true archives the field: hidden from writes, values kept; false restores it.'),
+  ...fieldSettings,
+};
+
+export const fieldOutput = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  type: z.enum(FIELD_TYPES),
+  description: z.string().nullable(),
+  required: z.boolean(),
+  unique: z.boolean(),
+  archived: z.boolean(),
+  options: z.array(z.string()).nullable(),
+  target: z.string().nullable(),
+  many: z.boolean().nullable(),
+  currency_code: z.string().nullable(),
+  max: z.number().nullable(),
+  position: z.number(),
+  created_at: z.string(),
+});
+
+export const objectTypeOutput = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  icon: z.string().nullable(),
+  color: z.string().nullable(),
+  description: z.string().nullable(),
+  standard: z.boolean(),
+  fields: z.array(fieldOutput),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const OBJECT_TYPE_SELECTION = `id slug name icon color description standard created_at updated_at
+  fields { id slug name type description required unique archived options target many currency_code max position created_at }`;
+
+export const recordOutput = z.object({
+  record_id: z.string(),
+  id: z.string(),
+  object_type_slug: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  display_name: z.string(),
+  assignee_id: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+});
+
+export const RECORD_SELECTION = 'record_id id object_type_slug data display_name assignee_id created_by created_at updated_at deleted_at';
+
+export const recordPageOutput = z.object({
+  items: z.array(recordOutput),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+
+export const RECORD_PAGE_SELECTION = `items { ${RECORD_SELECTION} } total page page_size`;

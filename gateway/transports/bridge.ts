@@ -1,0 +1,42 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { CrmError } from '../../src/domain/errors.ts';
+import { readJsonBody } from '../body.ts';
+import type { GatewayDeps } from '../state.ts';
+import { invokeTool } from '../tools/invoke.ts';
+import { edge, onlyPost } from './rest.ts';
+
+export const BRIDGE_PATH = '/api/developers/mcp/call/';
+
+/**
+ * The REST bridge: `POST {mcp_url}/api/developers/mcp/call/` with `{tool, params}`. Answers in
+ * shape B (`{success, data}`) or shape A (the result itself), by configuration. No discovery.
+ */
+export function mountBridge(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
+  const paths = [`${deps.config.mcpPrefix}${BRIDGE_PATH}`, `${deps.config.mcpPrefix}${BRIDGE_PATH.slice(0, -1)}`];
+  router.post(paths, edge('bridge'), authenticate, async (ctx) => {
+    const body = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
+    const { tool, params } = parseEnvelope(body);
+    const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params);
+    ctx.body = deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result;
+  });
+  router.all(paths, edge('bridge'), onlyPost);
+}
+
+function parseEnvelope(body: unknown): { tool: string; params: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new CrmError('validation_error', 'the body must be an object {"tool": "<category>.<action>", "params": {...}}', { param: 'body', rule: 'type' });
+  }
+  const { tool, params, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) {
+    throw new CrmError('validation_error', `${extra} is not a field of the bridge envelope; send {"tool", "params"}`, { param: extra, rule: 'unknown_parameter', allowed: ['tool', 'params'] });
+  }
+  if (typeof tool !== 'string' || !tool) {
+    throw new CrmError('validation_error', 'tool is required: the tool name, e.g. "records.create"', { param: 'tool', rule: 'required' });
+  }
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    throw new CrmError('validation_error', 'params must be an object of the tool\'s parameters', { param: 'params', rule: 'type' });
+  }
+  return { tool, params: params ?? {} };
+}

@@ -1,0 +1,61 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { CrmError, isCrmError } from '../../src/domain/errors.ts';
+import { createContext, type GraphQLContext } from '../../src/graphql/context.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import type { GatewayDeps } from '../state.ts';
+import type { Principal } from '../tools/invoke.ts';
+import { edge } from './rest.ts';
+
+interface ServerContext {
+  principal: Principal;
+}
+
+/**
+ * The GraphQL API for internal teams at /graphql, behind the same bearer auth and rate limit as
+ * the tools. Errors carry the service's code in `extensions.code`; unexpected ones are masked.
+ */
+export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
+  const yoga: YogaServerInstance<ServerContext, GraphQLContext> = createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    graphiql: { title: 'CRM GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <API_KEY>' }) },
+    context: ({ principal }) => {
+      if (!principal) throw new CrmError('unauthorized', 'missing API key: send the header "Authorization: Bearer <API_KEY>"');
+      return createContext(deps.store, { ...principal, via: 'graphql', tool: null });
+    },
+    maskedErrors: {
+      maskError: (error) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (isCrmError(original)) {
+          return new GraphQLError(original.message, {
+            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+            extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+          });
+        }
+        if (error instanceof GraphQLError && !error.originalError) return error;
+        deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
+        return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
+      },
+    },
+  });
+
+  const handle: Middleware = async (ctx) => {
+    ctx.respond = false;
+    await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
+  };
+  // GraphiQL (an HTML page, no data) opens without a key; every operation it sends needs one.
+  router.get('/graphql', edge('graphql'), async (ctx, next) => {
+    if (ctx.accepts('text/html') === 'text/html' && !ctx.query.query) {
+      ctx.respond = false;
+      await yoga.handle(ctx.req, ctx.res, {} as ServerContext);
+      return;
+    }
+    return next();
+  }, authenticate, handle);
+  router.post('/graphql', edge('graphql'), authenticate, handle);
+}

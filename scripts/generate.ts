@@ -1,0 +1,40 @@
+/**
+ * Writes the generated artifacts that are checked in (STYLE.md §9): the printed GraphQL schema and
+ * the OpenAPI document of the per-tool REST interface. `--check` exits 1 when a file is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApi } from '../gateway/openapi.ts';
+import { printedSchema } from '../src/graphql/schema.ts';
+
+export function generatedFiles(): Record<string, string> {
+  return {
+    'schema/schema.graphql': printedSchema(),
+    'schema/openapi.json': `${JSON.stringify(buildOpenApi(), null, 2)}\n`,
+  };
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const [path, content] of Object.entries(generatedFiles())) {
+    const full = `${root}${path}`;
+    let current = '';
+    try {
+      current = readFileSync(full, 'utf8');
+    } catch {
+      // missing counts as stale
+    }
+    if (current === content) continue;
+    if (check) {
+      process.stderr.write(`${path} is stale; run npm run generate\n`);
+      stale++;
+    } else {
+      writeFileSync(full, content);
+      process.stdout.write(`wrote ${path}\n`);
+    }
+  }
+  process.exit(stale ? 1 : 0);
+}

@@ -1,0 +1,38 @@
+import type { CallStyle, Role, Scope } from './types.ts';
+
+/**
+ * Who is calling: resolved once from the API key (or the CLI) and carried through every layer.
+ * `role` is the creating user's role read at call time, so role changes apply on the next call.
+ */
+export interface Actor {
+  workspace_id: string;
+  user_id: string;
+  role: Role;
+  /** The API key's id, or null for operator calls from the CLI without a key. */
+  key_id: string | null;
+  /** Empty means every tool. */
+  scopes: readonly Scope[];
+  via: CallStyle;
+  /** The tool being called, when the call came in as a tool. */
+  tool: string | null;
+  /** The workspace's plan and trial end, read at call time. */
+  plan: string | null;
+  trial_ends_at: string | null;
+}
+
+/** Owners and Admins write everything; Members write only what is assigned to them. */
+export function canWriteAll(actor: Actor): boolean {
+  return actor.role === 'owner' || actor.role === 'admin';
+}
+
+/** True when the trial has ended and no plan is active (DESIGN.md §4 billing). */
+export function subscriptionLapsed(actor: Pick<Actor, 'plan' | 'trial_ends_at'>, now = Date.now()): boolean {
+  if (actor.plan) return false;
+  if (!actor.trial_ends_at) return false;
+  return Date.parse(actor.trial_ends_at) <= now;
+}
+
+/** True when the key's scopes allow the given category (empty scopes allow everything). */
+export function hasScope(actor: Pick<Actor, 'scopes'>, scope: Scope): boolean {
+  return actor.scopes.length === 0 || actor.scopes.includes(scope);
+}

@@ -1,0 +1,237 @@
+import type { Store } from '../../store/port.ts';
+import { canWriteAll, type Actor } from '../actor.ts';
+import { CrmError, notFound, validationError } from '../errors.ts';
+import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
+import { parseFilter, parseSort } from '../filters.ts';
+import { isIdOf } from '../ids.ts';
+import { LIMITS } from '../limits.ts';
+import type { ObjectType, StoredRecord } from '../types.ts';
+import type { ObjectService } from './objects.ts';
+
+/** A record as callers see it: the spec'd `record_id`, the same value as `id`, and its display name. */
+export interface RecordView extends Omit<StoredRecord, 'workspace_id'> {
+  record_id: string;
+  display_name: string;
+}
+
+export interface RelationView {
+  type: string;
+  source: 'field' | 'link';
+  direction: 'outgoing' | 'incoming';
+  record: { record_id: string; object_type_slug: string; display_name: string };
+}
+
+export interface RecordPage {
+  items: RecordView[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export interface ListInput {
+  object_type_slug: string;
+  filters?: unknown;
+  sort_field?: string;
+  ascending?: boolean;
+  page?: number;
+  page_size?: number;
+}
+
+export interface SearchInput {
+  query: string;
+  object_type_slug?: string;
+  page?: number;
+  page_size?: number;
+}
+
+/**
+ * Records: validation against field definitions, references, the Member rule (write only what is
+ * assigned to you; what you create is assigned to you), soft delete and restore.
+ */
+export class RecordService {
+  constructor(
+    private readonly store: Store,
+    private readonly actor: Actor,
+    private readonly objects: ObjectService,
+  ) {}
+
+  private get ws(): string {
+    return this.actor.workspace_id;
+  }
+
+  async list(input: ListInput): Promise<RecordPage> {
+    const type = await this.objects.get(input.object_type_slug, 'object_type_slug');
+    const { page, pageSize } = paging(input.page, input.page_size);
+    const filter = parseFilter(type, input.filters, 'filters');
+    const sort = parseSort(type, input.sort_field, input.ascending, 'sort_field');
+    const { items, total } = await this.store.listRecords(this.ws, {
+      object_type_slug: type.slug, filter, sort, offset: (page - 1) * pageSize, limit: pageSize,
+    });
+    return { items: items.map((r) => view(type, r)), total, page, page_size: pageSize };
+  }
+
+  async search(input: SearchInput): Promise<RecordPage> {
+    const text = input.query.trim();
+    if (!text) throw validationError('query', 'query must contain at least one word', { rule: 'required' });
+    if (text.length > LIMITS.searchQueryMaxLength) {
+      throw validationError('query', `query must be at most ${LIMITS.searchQueryMaxLength} characters`, { rule: 'max_length' });
+    }
+    if (input.object_type_slug !== undefined) await this.objects.get(input.object_type_slug, 'object_type_slug');
+    const { page, pageSize } = paging(input.page, input.page_size);
+    const { items, total } = await this.store.searchRecords(this.ws, {
+      text, object_type_slug: input.object_type_slug, offset: (page - 1) * pageSize, limit: pageSize,
+    });
+    return { items: await this.views(items), total, page, page_size: pageSize };
+  }
+
+  async get(recordId: string, param = 'record_id'): Promise<RecordView> {
+    const record = await this.load(recordId, param);
+    return view(await this.objects.get(record.object_type_slug), record);
+  }
+
+  /** The record's relations in both directions, each with the other record's display name. */
+  async relations(recordId: string): Promise<RelationView[]> {
+    const relations = await this.store.getRelations(this.ws, recordId);
+    const otherIds = relations.map((r) => (r.from_id === recordId ? r.to_id : r.from_id));
+    const others = new Map((await this.store.getRecords(this.ws, [...new Set(otherIds)])).map((r) => [r.id, r]));
+    const out: RelationView[] = [];
+    for (const rel of relations) {
+      const outgoing = rel.from_id === recordId;
+      const other = others.get(outgoing ? rel.to_id : rel.from_id);
+      if (!other) continue;
+      const type = await this.objects.get(other.object_type_slug);
+      out.push({
+        type: rel.type,
+        source: rel.source,
+        direction: outgoing ? 'outgoing' : 'incoming',
+        record: { record_id: other.id, object_type_slug: other.object_type_slug, display_name: displayName(type, other.data) },
+      });
+    }
+    return out;
+  }
+
+  async create(input: { object_type_slug: string; data: unknown; assignee_id?: string | null }): Promise<RecordView> {
+    const type = await this.objects.get(input.object_type_slug, 'object_type_slug');
+    const assignee = await this.assigneeFor(input.assignee_id, this.actor.user_id);
+    const valid = validateRecordData(type, input.data ?? {});
+    await this.checkReferences(valid);
+    const record = await this.store.createRecord(this.ws, {
+      object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
+      created_by: this.actor.user_id, assignee_id: assignee,
+    });
+    return view(type, record);
+  }
+
+  async update(input: { record_id: string; data?: unknown; assignee_id?: string | null }): Promise<RecordView> {
+    const record = await this.load(input.record_id);
+    this.assertCanWrite(record);
+    const type = await this.objects.get(record.object_type_slug);
+    const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
+    await this.checkReferences(valid);
+    const assignee = input.assignee_id === undefined ? undefined : await this.assigneeFor(input.assignee_id, null);
+    const updated = await this.store.updateRecord(this.ws, record.id, {
+      data: valid.data, uniques: valid.uniques, refs: valid.refs,
+      ...(assignee === undefined ? {} : { assignee_id: assignee }),
+    });
+    return view(type, updated);
+  }
+
+  async delete(recordId: string): Promise<RecordView> {
+    const record = await this.load(recordId);
+    this.assertCanWrite(record);
+    const deleted = await this.store.softDeleteRecord(this.ws, record.id);
+    return view(await this.objects.get(record.object_type_slug), deleted);
+  }
+
+  async restore(recordId: string): Promise<RecordView> {
+    const record = await this.store.getRecord(this.ws, recordId, { includeDeleted: true });
+    if (!record) throw notFound('record', recordId);
+    this.assertCanWrite(record);
+    const type = await this.objects.get(record.object_type_slug);
+    if (!record.deleted_at) return view(type, record);
+    // Only the unique claims are re-taken: a field made required after the delete must not block a restore.
+    return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data)));
+  }
+
+  private async load(recordId: string, param = 'record_id'): Promise<StoredRecord> {
+    if (!isIdOf('record', recordId)) {
+      throw validationError(param, `${param} must be a record id like "rec_01J9ZK3M4N5P6Q7R8S9T0V1W2X", got ${JSON.stringify(recordId)}`, { rule: 'format' });
+    }
+    const record = await this.store.getRecord(this.ws, recordId);
+    if (!record) throw notFound('record', recordId);
+    return record;
+  }
+
+  /** DESIGN.md §6: Members write only records assigned to them. */
+  private assertCanWrite(record: StoredRecord): void {
+    if (canWriteAll(this.actor) || record.assignee_id === this.actor.user_id) return;
+    throw new CrmError('permission_denied', `a member may only change records assigned to them; record ${record.id} is not`, {
+      role: this.actor.role, record_id: record.id,
+    });
+  }
+
+  /** Members may only assign to themselves; others may assign to any member of the workspace. */
+  private async assigneeFor(requested: string | null | undefined, fallback: string | null): Promise<string | null> {
+    if (requested === undefined) return fallback;
+    if (requested === null) {
+      if (!canWriteAll(this.actor)) throw new CrmError('permission_denied', 'a member cannot unassign a record', { param: 'assignee_id' });
+      return null;
+    }
+    if (!canWriteAll(this.actor) && requested !== this.actor.user_id) {
+      throw new CrmError('permission_denied', 'a member may only assign records to themselves', { param: 'assignee_id' });
+    }
+    if (!(await this.store.getUser(this.ws, requested))) {
+      throw validationError('assignee_id', `assignee_id ${JSON.stringify(requested)} is not a user of this workspace`, { rule: 'user_not_found' });
+    }
+    return requested;
+  }
+
+  /** Every referenced record must be live, in this workspace, and of the field's target type. */
+  private async checkReferences(valid: ValidatedData): Promise<void> {
+    for (const ref of valid.refTargets) {
+      if (ref.ids.length === 0) continue;
+      const found = new Map((await this.store.getRecords(this.ws, ref.ids)).map((r) => [r.id, r]));
+      for (const id of ref.ids) {
+        const target = found.get(id);
+        if (!target || target.object_type_slug !== ref.target) {
+          throw validationError(`data.${ref.field}`, `data.${ref.field} references ${id}, which is not a live ${ref.target} record`, {
+            rule: 'reference_not_found', target: ref.target,
+          });
+        }
+      }
+    }
+    for (const ref of valid.userRefs) {
+      for (const id of ref.ids) {
+        if (!(await this.store.getUser(this.ws, id))) {
+          throw validationError(`data.${ref.field}`, `data.${ref.field}: ${id} is not a user of this workspace`, { rule: 'user_not_found' });
+        }
+      }
+    }
+  }
+
+  private async views(records: StoredRecord[]): Promise<RecordView[]> {
+    const out: RecordView[] = [];
+    for (const r of records) out.push(view(await this.objects.get(r.object_type_slug), r));
+    return out;
+  }
+}
+
+function view(type: ObjectType, record: StoredRecord): RecordView {
+  const { workspace_id: _ws, ...rest } = record;
+  return { record_id: record.id, ...rest, display_name: displayName(type, record.data) };
+}
+
+/** Resolves 1-based page and page_size against the documented bounds. */
+export function paging(page: number | undefined, pageSize: number | undefined): { page: number; pageSize: number } {
+  const p = page ?? 1;
+  const s = pageSize ?? LIMITS.pageSizeDefault;
+  if (!Number.isInteger(p) || p < 1 || p > LIMITS.pageMax) {
+    throw validationError('page', `page must be an integer from 1 to ${LIMITS.pageMax}, got ${p}`, { rule: 'range', min: 1, max: LIMITS.pageMax });
+  }
+  if (!Number.isInteger(s) || s < 1 || s > LIMITS.pageSizeMax) {
+    throw validationError('page_size', `page_size must be an integer from 1 to ${LIMITS.pageSizeMax}, got ${s}`, {
+      rule: 'range', min: 1, max: LIMITS.pageSizeMax,
+    });
+  }
+  return { page: p, pageSize: s };
+}

@@ -1,0 +1,105 @@
+import type { Store } from '../../store/port.ts';
+import { generateKey } from '../api-keys.ts';
+import { CrmError, notFound, validationError } from '../errors.ts';
+import { nearest } from '../suggest.ts';
+import { STANDARD_OBJECT_TYPES } from '../standard-objects.ts';
+import { ROLES, SCOPES, type ApiKey, type Role, type Scope, type User, type Workspace } from '../types.ts';
+
+/**
+ * Workspace settings: workspaces, members, API keys, plan and trial. Operator-level functions
+ * used by the CLI and by Owner-only GraphQL mutations; callers check who may run them.
+ */
+
+export const DEFAULT_TRIAL_DAYS = 14;
+
+export async function createWorkspace(
+  store: Store,
+  input: { name: string; plan?: string | null; trialDays?: number | null },
+): Promise<Workspace> {
+  const name = input.name.trim();
+  if (!name) throw validationError('name', 'a workspace needs a name', { rule: 'required' });
+  const days = input.trialDays === undefined ? DEFAULT_TRIAL_DAYS : input.trialDays;
+  const trial_ends_at = days === null ? null : new Date(Date.now() + days * 86_400_000).toISOString();
+  return store.createWorkspace({ name, plan: input.plan ?? null, trial_ends_at, objectTypes: [...STANDARD_OBJECT_TYPES] });
+}
+
+export async function requireWorkspace(store: Store, id: string): Promise<Workspace> {
+  const ws = await store.getWorkspace(id);
+  if (!ws) throw notFound('workspace', id);
+  return ws;
+}
+
+export function parseRole(value: string): Role {
+  if ((ROLES as readonly string[]).includes(value)) return value as Role;
+  const suggestion = nearest(value, ROLES);
+  throw validationError('role', `role must be one of ${ROLES.join(', ')}, got ${JSON.stringify(value)}`, {
+    rule: 'enum', allowed: ROLES, ...(suggestion ? { suggestion } : {}),
+  });
+}
+
+export function parseScopes(values: readonly string[]): Scope[] {
+  const out: Scope[] = [];
+  for (const raw of values) {
+    const value = raw.trim();
+    if (!value) continue;
+    if (!(SCOPES as readonly string[]).includes(value)) {
+      const suggestion = nearest(value, SCOPES);
+      throw validationError('scopes', `unknown scope ${JSON.stringify(value)}${suggestion ? `; did you mean "${suggestion}"?` : ''}`, {
+        rule: 'enum', allowed: SCOPES, ...(suggestion ? { suggestion } : {}),
+      });
+    }
+    if (!out.includes(value as Scope)) out.push(value as Scope);
+  }
+  return out;
+}
+
+export async function addUser(store: Store, input: { workspace_id: string; email: string; name?: string | null; role: Role }): Promise<User> {
+  await requireWorkspace(store, input.workspace_id);
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw validationError('email', `email ${JSON.stringify(input.email)} is not an email address`, { rule: 'format' });
+  return store.createUser({ workspace_id: input.workspace_id, email, name: input.name ?? null, role: input.role });
+}
+
+export interface CreatedKey {
+  key_id: string;
+  /** Shown once; never stored. */
+  key: string;
+  api_key: ApiKey;
+}
+
+export async function createKey(
+  store: Store,
+  input: { workspace_id: string; user_id: string; name: string; scopes: Scope[]; prefix: string },
+): Promise<CreatedKey> {
+  await requireWorkspace(store, input.workspace_id);
+  const user = await store.getUser(input.workspace_id, input.user_id);
+  if (!user) throw notFound('user', input.user_id);
+  if (!input.name.trim()) throw validationError('name', 'a key needs a name', { rule: 'required' });
+  const generated = generateKey(input.prefix);
+  const api_key = await store.createApiKey({
+    workspace_id: input.workspace_id, user_id: user.id, name: input.name.trim(), scopes: input.scopes,
+    hash: generated.hash, last_four: generated.last_four,
+  });
+  return { key_id: api_key.id, key: generated.key, api_key };
+}
+
+export async function revokeKey(store: Store, keyId: string): Promise<ApiKey> {
+  const key = await store.revokeApiKey(keyId);
+  if (!key) throw notFound('api_key', keyId);
+  return key;
+}
+
+export async function setBilling(
+  store: Store,
+  input: { workspace_id: string; plan?: string | null; trial_ends_at?: string | null },
+): Promise<Workspace> {
+  await requireWorkspace(store, input.workspace_id);
+  if (input.trial_ends_at != null && Number.isNaN(Date.parse(input.trial_ends_at))) {
+    throw validationError('trial_ends_at', `trial_ends_at must be an ISO-8601 date-time, got ${JSON.stringify(input.trial_ends_at)}`, { rule: 'format' });
+  }
+  const patch: { plan?: string | null; trial_ends_at?: string | null } = {};
+  if (input.plan !== undefined) patch.plan = input.plan;
+  if (input.trial_ends_at !== undefined) patch.trial_ends_at = input.trial_ends_at === null ? null : new Date(input.trial_ends_at).toISOString();
+  if (!Object.keys(patch).length) throw new CrmError('validation_error', 'give a plan or a trial end', { param: 'plan', rule: 'required' });
+  return store.updateWorkspace(input.workspace_id, patch);
+}

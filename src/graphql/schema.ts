@@ -1,0 +1,12 @@
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './types/object-type.ts';
+import './types/record.ts';
+
+/** The application API over the store. Built once per process. */
+export const schema: GraphQLSchema = builder.toSchema();
+
+/** The SDL checked in at schema/schema.graphql. */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

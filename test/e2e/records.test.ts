@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, startHarness, STYLES, type Harness, type Style } from './harness.ts';
+
+/**
+ * Transport parity (STYLE.md §11): the same cases run over per-tool REST, the bridge and MCP,
+ * against a real server on the embedded store, and expect the same outcomes.
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe.each(STYLES)('records and objects over %s', (style: Style) => {
+  const owner = () => h.ws.owner.key;
+  const call = (tool: string, params: unknown, key: string | null = owner()) => callTool(h, style, key, tool, params);
+  const ok = async (tool: string, params: unknown, key?: string | null) => {
+    const out = await call(tool, params, key);
+    if (!out.ok) throw new Error(`${tool} failed: ${out.status} ${out.code} ${out.message}`);
+    return out.result;
+  };
+
+  it('creates an object type with fields, reads, renames, extends, archives a field and deletes it', async () => {
+    const slug = `projects_${style}`;
+    const created = await ok('objects.create', {
+      slug, name: 'Projects', icon: 'folder',
+      fields: [
+        { slug: 'name', name: 'Name', type: 'text', required: true },
+        { slug: 'budget', name: 'Budget', type: 'currency' },
+        { slug: 'phase', name: 'Phase', type: 'status', options: ['plan', 'build', 'ship'] },
+      ],
+    });
+    expect(created).toMatchObject({ slug, name: 'Projects', icon: 'folder', standard: false });
+    expect(created.fields.map((f: { slug: string }) => f.slug)).toEqual(['name', 'budget', 'phase']);
+    expect(created.fields[2].options).toEqual(['plan', 'build', 'ship']);
+
+    const list = await ok('objects.list', {});
+    expect(list.items.map((t: { slug: string }) => t.slug)).toEqual(expect.arrayContaining(['companies', 'contacts', 'deals', slug]));
+    expect(list.total).toBe(list.items.length);
+
+    expect((await ok('objects.update', { slug, name: 'Client projects' })).name).toBe('Client projects');
+    const extended = await ok('objects.add_field', { slug, field: { slug: 'lead', name: 'Lead', type: 'record_reference', target: 'contacts' } });
+    expect(extended.fields.find((f: { slug: string }) => f.slug === 'lead')).toMatchObject({ type: 'record_reference', target: 'contacts', many: false });
+    const archived = await ok('objects.update_field', { slug, field_slug: 'budget', archived: true });
+    expect(archived.fields.find((f: { slug: string }) => f.slug === 'budget').archived).toBe(true);
+    expect((await ok('objects.get', { slug })).name).toBe('Client projects');
+
+    await ok('objects.delete', { slug });
+    const gone = await call('objects.get', { slug });
+    expect(gone).toMatchObject({ ok: false, status: 404, code: 'not_found' });
+  });
+
+  it('creates, gets with relations both ways, lists, searches, updates, deletes and restores records', async () => {
+    const acme = await ok('records.create', { object_type_slug: 'companies', data: { name: `Acme ${style}`, domain: `acme-${style}.com`, industry: 'software', employee_count: 120 } });
+    expect(acme.record_id).toMatch(/^rec_/);
+    expect(acme.id).toBe(acme.record_id);
+    expect(acme.data).toEqual({ name: `Acme ${style}`, domain: `acme-${style}.com`, industry: 'software', employee_count: 120 });
+    const ada = await ok('records.create', { object_type_slug: 'contacts', data: { name: `Ada ${style}`, email: `ADA@${style}.example.com`, company: acme.record_id } });
+    expect(ada.data.email).toBe(`ada@${style}.example.com`);
+
+    const adaFull = await ok('records.get', { record_id: ada.record_id });
+    expect(adaFull.relations).toEqual([
+      { type: 'company', source: 'field', direction: 'outgoing', record: { record_id: acme.record_id, object_type_slug: 'companies', display_name: `Acme ${style}` } },
+    ]);
+    const acmeFull = await ok('records.get', { record_id: acme.record_id });
+    expect(acmeFull.relations).toEqual([
+      { type: 'company', source: 'field', direction: 'incoming', record: { record_id: ada.record_id, object_type_slug: 'contacts', display_name: `Ada ${style}` } },
+    ]);
+
+    for (const [i, amount] of [5000, 25000, 12000].entries()) {
+      await ok('records.create', { object_type_slug: 'deals', data: { name: `Deal ${style} ${i}`, amount, stage: i === 1 ? 'won' : 'proposal', company: acme.record_id } });
+    }
+    const page1 = await ok('records.list', {
+      object_type_slug: 'deals', filters: { name: { starts_with: `Deal ${style}` }, amount: { gte: 10000 } }, sort_field: 'amount', ascending: false, page_size: 1,
+    });
+    expect(page1.total).toBe(2);
+    expect(page1.page).toBe(1);
+    expect(page1.items.map((r: { data: { amount: number } }) => r.data.amount)).toEqual([25000]);
+    const page2 = await ok('records.list', {
+      object_type_slug: 'deals', filters: { name: { starts_with: `Deal ${style}` }, amount: { gte: 10000 } }, sort_field: 'amount', ascending: false, page: 2, page_size: 1,
+    });
+    expect(page2).toMatchObject({ total: 2, page: 2 });
+    expect(page2.items[0].data.amount).toBe(12000);
+    const either = await ok('records.list', {
+      object_type_slug: 'deals', filters: { $and: [{ name: { starts_with: `Deal ${style}` } }, { $or: [{ stage: 'won' }, { amount: { lt: 6000 } }] }] }, sort_field: 'amount',
+    });
+    expect(either.items.map((r: { data: { amount: number } }) => r.data.amount)).toEqual([5000, 25000]);
+
+    const found = await ok('records.search', { query: `acme-${style}` });
+    expect(found.items.map((r: { record_id: string }) => r.record_id)).toContain(acme.record_id);
+
+    const updated = await ok('records.update', { record_id: acme.record_id, data: { employee_count: 150, industry: null } });
+    expect(updated.data).toEqual({ name: `Acme ${style}`, domain: `acme-${style}.com`, employee_count: 150 });
+
+    await ok('records.delete', { record_id: ada.record_id });
+    expect(await call('records.get', { record_id: ada.record_id })).toMatchObject({ ok: false, status: 404, code: 'not_found' });
+    const afterDelete = await ok('records.list', { object_type_slug: 'contacts', filters: { name: `Ada ${style}` } });
+    expect(afterDelete.total).toBe(0);
+    expect((await ok('records.search', { query: `Ada ${style}` })).total).toBe(0);
+    expect((await ok('records.get', { record_id: acme.record_id })).relations.filter((r: { direction: string; type: string }) => r.direction === 'incoming' && r.type === 'company')
+      .map((r: { record: { object_type_slug: string } }) => r.record.object_type_slug)).not.toContain('contacts');
+
+    const restored = await ok('records.restore', { record_id: ada.record_id });
+    expect(restored.deleted_at).toBeNull();
+    expect((await ok('records.list', { object_type_slug: 'contacts', filters: { name: `Ada ${style}` } })).total).toBe(1);
+  });
+
+  it('rejects a unique value that another live record holds with conflict', async () => {
+    await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
+    const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `unique-${style}.io` } });
+    expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+  });
+
+  describe('validation errors name the parameter', () => {
+    it('rejects an unknown field and suggests the nearest one', async () => {
+      const out = await call('records.create', { object_type_slug: 'contacts', data: { name: 'X', emial: 'x@y.com' } });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.emial', suggestion: 'email' } });
+      expect(out.ok || out.message).toContain('email');
+    });
+    it('rejects a value of the wrong type', async () => {
+      const out = await call('records.create', { object_type_slug: 'companies', data: { name: 'X', employee_count: '12' } });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.employee_count' } });
+    });
+    it('rejects a record without a required field', async () => {
+      const out = await call('records.create', { object_type_slug: 'companies', data: { domain: `nameless-${style}.com` } });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.name', rule: 'required' } });
+    });
+    it('rejects a select value that is not an option and suggests one', async () => {
+      const out = await call('records.create', { object_type_slug: 'companies', data: { name: 'X', industry: 'sofware' } });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.industry', suggestion: 'software' } });
+    });
+    it('rejects a page_size above 100', async () => {
+      const out = await call('records.list', { object_type_slug: 'companies', page_size: 101 });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'page_size' } });
+    });
+    it('rejects a filter on an unknown field with a suggestion', async () => {
+      const out = await call('records.list', { object_type_slug: 'deals', filters: { stag: 'won' } });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { suggestion: 'stage' } });
+    });
+    it('rejects an unknown parameter and suggests the right one', async () => {
+      const out = await call('records.list', { object_type_slug: 'deals', pagesize: 10 });
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'pagesize', suggestion: 'page_size' } });
+    });
+  });
+
+  it('answers an unknown tool with tool_not_found (REST, bridge) or a JSON-RPC error (MCP)', async () => {
+    const out = await call('records.frobnicate', {});
+    if (style === 'mcp') expect(out).toMatchObject({ ok: false, code: 'jsonrpc', rpc: -32602 });
+    else expect(out).toMatchObject({ ok: false, status: 404, code: 'tool_not_found' });
+  });
+
+  it('refuses a records-scoped key calling objects.update with permission_denied', async () => {
+    const out = await call('objects.update', { slug: 'companies', name: 'Orgs' }, h.ws.recordsOnly);
+    expect(out).toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
+    expect((await ok('objects.get', { slug: 'companies' })).name).toBe('Companies');
+    expect((await call('records.list', { object_type_slug: 'companies' }, h.ws.recordsOnly)).ok).toBe(true);
+  });
+
+  it('lets a member write only records assigned to them', async () => {
+    const others = await ok('records.create', { object_type_slug: 'companies', data: { name: `Owned by owner ${style}` } });
+    const denied = await call('records.update', { record_id: others.record_id, data: { name: 'hijacked' } }, h.ws.member.key);
+    expect(denied).toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
+    expect((await ok('records.get', { record_id: others.record_id })).data.name).toBe(`Owned by owner ${style}`);
+    expect((await call('records.delete', { record_id: others.record_id }, h.ws.member.key))).toMatchObject({ ok: false, status: 403 });
+
+    const mine = await ok('records.create', { object_type_slug: 'companies', data: { name: `Member's ${style}` } }, h.ws.member.key);
+    expect(mine.assignee_id).toBe(h.ws.member.user_id);
+    expect((await ok('records.update', { record_id: mine.record_id, data: { employee_count: 3 } }, h.ws.member.key)).data.employee_count).toBe(3);
+    expect(await call('records.update', { record_id: mine.record_id, data: { name: 'x' } }, h.ws.member2.key)).toMatchObject({ ok: false, status: 403 });
+    expect(await call('objects.create', { slug: `m_${style}`, name: 'M', fields: [{ slug: 'name', name: 'Name', type: 'text' }] }, h.ws.member.key))
+      .toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
+  });
+
+  it("answers another workspace's record id with not_found and never its data", async () => {
+    const secret = await ok('records.create', { object_type_slug: 'companies', data: { name: `Secret ${style}`, description: 'classified' } }, h.other.owner.key);
+    for (const tool of ['records.get', 'records.update', 'records.delete', 'records.restore']) {
+      const out = await call(tool, { record_id: secret.record_id, ...(tool === 'records.update' ? { data: { name: 'x' } } : {}) });
+      expect(out).toMatchObject({ ok: false, status: 404, code: 'not_found' });
+      expect(JSON.stringify(out)).not.toContain('classified');
+    }
+    expect((await ok('records.search', { query: `Secret ${style}` })).total).toBe(0);
+    expect((await ok('records.get', { record_id: secret.record_id }, h.other.owner.key)).data.name).toBe(`Secret ${style}`);
+  });
+
+  it('refuses every tool with subscription_required once the trial has ended', async () => {
+    const lapsed = await h.newWorkspace({ trialDays: 0, plan: null });
+    const out = await call('records.list', { object_type_slug: 'companies' }, lapsed.owner.key);
+    expect(out).toMatchObject({ ok: false, status: 403, code: 'subscription_required' });
+    expect(await call('objects.list', {}, lapsed.owner.key)).toMatchObject({ ok: false, status: 403, code: 'subscription_required' });
+  });
+
+  it('answers a missing or revoked key with 401', async () => {
+    const none = await call('objects.list', {}, null);
+    expect(none).toMatchObject({ ok: false, status: 401 });
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const { revokeKey } = await import('../../src/domain/services/settings.ts');
+    const key = await h.keyFor(h.ws, h.ws.owner.user_id);
+    expect((await call('objects.list', {}, key)).ok).toBe(true);
+    const row = (await h.server.store.listApiKeys(h.ws.id)).find((k) => key.endsWith(k.last_four) && !k.revoked_at)!;
+    await revokeKey(h.server.store, row.id);
+    expect(await call('objects.list', {}, key)).toMatchObject({ ok: false, status: 401 });
+    expect(await call('objects.list', {}, 'crm_live_not-a-real-key-not-a-real-key-not-a-real')).toMatchObject({ ok: false, status: 401 });
+  });
+});
