@@ -26,6 +26,12 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
   router.post(paths, edge('mcp'), checkOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
+    const invalid = envelopeError(body);
+    if (invalid) {
+      ctx.status = 400;
+      ctx.body = invalid;
+      return;
+    }
     const server = buildServer(deps, ctx.state.principal!);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
@@ -66,6 +72,35 @@ async function readRpcBody(ctx: Context, deps: GatewayDeps): Promise<unknown> {
     }
     throw err;
   }
+}
+
+/**
+ * Checks the JSON-RPC framing the SDK would otherwise misreport (it calls a bad envelope a parse
+ * error and a malformed tools/call an internal error): -32600 for a message that is not JSON-RPC
+ * 2.0, -32602 for tools/call params without a tool name or with non-object arguments.
+ */
+export function envelopeError(body: unknown): Record<string, unknown> | null {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
+  for (const m of messages) {
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
+    const msg = m as Record<string, unknown>;
+    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
+    if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
+    const isResponse = 'result' in msg || 'error' in msg;
+    if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
+    if (msg.method === 'tools/call') {
+      const params = msg.params as Record<string, unknown> | undefined;
+      if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
+        return { ...rpcError(RpcCode.InvalidParams, 'tools/call needs params.name, the tool name'), id };
+      }
+      const args = params.arguments;
+      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+        return { ...rpcError(RpcCode.InvalidParams, 'tools/call params.arguments must be an object'), id };
+      }
+    }
+  }
+  return null;
 }
 
 export function rpcError(code: number, message: string, data?: unknown): Record<string, unknown> {

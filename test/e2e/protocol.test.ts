@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, rpc, startHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+let plain: Harness;
+beforeAll(async () => {
+  h = await startHarness({ BODY_LIMIT_BYTES: '4096', ALLOWED_ORIGINS: 'https://console.example' });
+  plain = await startHarness({ BRIDGE_RESPONSE_SHAPE: 'plain' });
+});
+afterAll(async () => {
+  await h?.close();
+  await plain?.close();
+});
+
+describe('MCP protocol edges', () => {
+  const key = () => h.ws.owner.key;
+
+  it('answers initialize with the 2025-11-25 protocol and no session id', async () => {
+    const res = await rpc(h, key(), {
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.result.protocolVersion).toBe('2025-11-25');
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('accepts notifications/initialized with 202 and answers ping', async () => {
+    expect((await rpc(h, key(), { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    expect((await rpc(h, key(), { jsonrpc: '2.0', id: 2, method: 'ping' })).body).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it('answers malformed JSON with -32700', async () => {
+    const res = await rpc(h, key(), '{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(res.body.error.code).toBe(-32700);
+  });
+
+  it('answers a bad envelope with -32600', async () => {
+    const res = await rpc(h, key(), { hello: 'world' });
+    expect(res.body.error.code).toBe(-32600);
+  });
+
+  it('answers an unknown method with -32601', async () => {
+    const res = await rpc(h, key(), { jsonrpc: '2.0', id: 3, method: 'tools/explode', params: {} });
+    expect(res.body.error.code).toBe(-32601);
+  });
+
+  it('answers a malformed tools/call with -32602', async () => {
+    const res = await rpc(h, key(), { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } });
+    expect(res.body.error.code).toBe(-32602);
+  });
+
+  it('returns argument validation failures as isError results an agent can correct', async () => {
+    const res = await rpc(h, key(), { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'records.list', arguments: { object_type_slug: 'deals', page_size: 500 } } });
+    expect(res.body.result.isError).toBe(true);
+    expect(res.body.result.structuredContent.error).toMatchObject({ code: 'validation_error', details: { param: 'page_size' } });
+  });
+
+  it('paginates tools/list with a cursor and rejects a forged one', async () => {
+    const first = await rpc(h, key(), { jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} });
+    expect(first.body.result.tools.length).toBeGreaterThan(0);
+    const bad = await rpc(h, key(), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor: 'not-a-cursor' } });
+    expect(bad.body.error.code).toBe(-32602);
+  });
+
+  it('answers GET with 405', async () => {
+    const res = await fetch(`${h.url}/mcp/`, { headers: { Authorization: `Bearer ${key()}`, Accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses a foreign Origin with 403 and admits a configured one', async () => {
+    const ping = { jsonrpc: '2.0', id: 8, method: 'ping' };
+    expect((await rpc(h, key(), ping, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await rpc(h, key(), ping, { Origin: 'https://console.example' })).status).toBe(200);
+  });
+
+  it('answers a missing or bad key with 401 and WWW-Authenticate: Bearer', async () => {
+    for (const k of [null, 'crm_live_tttttttttttttttttttttttttttttttttttttttttttt', 'nonsense']) {
+      const res = await rpc(h, k, { jsonrpc: '2.0', id: 9, method: 'tools/list' });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(res.body.error.data.code).toBe('unauthorized');
+    }
+  });
+});
+
+describe('REST and bridge edges', () => {
+  it('refuses a body over the limit with 413 payload_too_large', async () => {
+    const big = { object_type_slug: 'companies', data: { name: 'x'.repeat(10_000) } };
+    for (const style of ['rest', 'bridge', 'mcp'] as const) {
+      const out = await callTool(h, style, h.ws.owner.key, 'records.create', big);
+      expect(out).toMatchObject({ ok: false, status: 413 });
+      expect(out.code).toBe('payload_too_large');
+    }
+  });
+
+  it('answers malformed JSON on REST with validation_error naming the body', async () => {
+    const res = await fetch(`${h.url}/v1/records/list`, {
+      method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: '{nope',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_error', details: { param: 'body' } });
+  });
+
+  it('answers GET on a tool path with 405', async () => {
+    const res = await fetch(`${h.url}/v1/records/list`, { headers: { Authorization: `Bearer ${h.ws.owner.key}` } });
+    expect(res.status).toBe(405);
+  });
+
+  it('answers the bridge without a tool name with validation_error naming tool', async () => {
+    const res = await fetch(`${h.url}/mcp/api/developers/mcp/call/`, {
+      method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ params: {} }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      success: false, error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('tool'), details: { param: 'tool', rule: 'required' } },
+    });
+  });
+
+  it('answers the bridge in shape B by default: {success, data} and {success: false, error: {code, message}}', async () => {
+    const post = (body: unknown) => fetch(`${h.url}/mcp/api/developers/mcp/call/`, {
+      method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const ok = await (await post({ tool: 'records.create', params: { object_type_slug: 'companies', data: { name: 'Shape B' } } })).json();
+    expect(ok).toMatchObject({ success: true, data: { object_type_slug: 'companies', record_id: expect.stringMatching(/^rec_/) } });
+    const missing = await post({ tool: 'records.get', params: { record_id: 'rec_01M80M9R1HS9S9FP9P9YQ048KD' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('not found') } });
+  });
+
+  it('answers the bridge in shape A when configured: the result itself and {error, code}', async () => {
+    const post = (body: unknown) => fetch(`${plain.url}/mcp/api/developers/mcp/call/`, {
+      method: 'POST', headers: { Authorization: `Bearer ${plain.ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const created = await (await post({ tool: 'records.create', params: { object_type_slug: 'companies', data: { name: 'Shape A' } } })).json();
+    expect(created).toMatchObject({ object_type_slug: 'companies', data: { name: 'Shape A' } });
+    expect(created.success).toBeUndefined();
+    const unknown = await post({ tool: 'records.nope', params: {} });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'tool_not_found', error: expect.stringContaining('records.nope') });
+  });
+});
+
+describe('GraphQL at /graphql', () => {
+  const gql = (key: string | null, query: string, variables: Record<string, unknown> = {}) => fetch(`${h.url}/graphql`, {
+    method: 'POST',
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+
+  it('serves the same data behind the same bearer auth', async () => {
+    const res = await gql(h.ws.owner.key, '{ objectTypes { slug fields { slug type } } }');
+    const body = await res.json();
+    expect(body.data.objectTypes.map((t: { slug: string }) => t.slug)).toEqual(expect.arrayContaining(['companies', 'contacts', 'deals']));
+    expect((await gql(null, '{ objectTypes { slug } }')).status).toBe(401);
+  });
+
+  it('enforces scopes and roles with the service error codes in extensions', async () => {
+    const scoped = await (await gql(h.ws.recordsOnly, 'mutation { updateObjectType(slug: "companies", name: "Orgs") { name } }')).json();
+    expect(scoped.errors[0].extensions.code).toBe('permission_denied');
+    const member = await (await gql(h.ws.member.key, 'mutation { createObjectType(slug: "x_member", name: "X", fields: [{slug: "name", name: "Name", type: text}]) { slug } }')).json();
+    expect(member.errors[0].extensions.code).toBe('permission_denied');
+    const invalid = await (await gql(h.ws.owner.key, 'mutation($d: JSON!) { createRecord(object_type_slug: "contacts", data: $d) { id } }', { d: { nam: 'x' } })).json();
+    expect(invalid.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { param: 'data.nam', suggestion: 'name' } });
+  });
+});
+
+describe('operations endpoints', () => {
+  it('reports health, readiness of the store, metrics and the OpenAPI document', async () => {
+    expect(await (await fetch(`${h.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await (await fetch(`${h.url}/readyz`)).json();
+    expect(ready).toMatchObject({ status: 'ready', checks: { store: { ok: true }, rate_limiter: { ok: true, backend: 'memory' } } });
+    expect(await (await fetch(`${h.url}/metrics`)).text()).toMatch(/crm_http_requests_total\{edge="ops",status="200"\} \d+/);
+    const openapi = await (await fetch(`${h.url}/openapi.json`)).json();
+    expect(openapi.info.version).toBe('1.0.0');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOG, listTools, toolSchemas, toolsForScopes } from '../../gateway/tools/index.ts';
+import { TOOL_NAME_PATTERN, TOOL_NAMES } from '../../gateway/tools/names.ts';
+import { prepare } from '../../src/graphql/execute.ts';
+import { SCOPES } from '../../src/domain/types.ts';
+
+const SPEC_CATEGORIES = ['objects', 'records', 'lists', 'views', 'notes', 'tasks', 'analytics', 'reports', 'timeline', 'graph',
+  'integrations', 'email', 'messages', 'meetings', 'billing', 'support'];
+
+describe('the tool catalog', () => {
+  it('knows exactly 62 unique tool names of the form <category>.<action>', () => {
+    expect(TOOL_NAMES).toHaveLength(62);
+    expect(new Set(TOOL_NAMES).size).toBe(62);
+    for (const name of TOOL_NAMES) expect(name).toMatch(TOOL_NAME_PATTERN);
+  });
+
+  it('covers every category of the spec, plus contacts.classify', () => {
+    const categories = new Set(TOOL_NAMES.map((n) => n.split('.')[0]));
+    for (const c of SPEC_CATEGORIES) expect(categories).toContain(c);
+    expect([...categories].sort()).toEqual([...SPEC_CATEGORIES, 'contacts'].sort());
+  });
+
+  it('offers only names among the 62, with the scope of their category (contacts.classify: graph)', () => {
+    for (const tool of listTools()) {
+      expect(TOOL_NAMES).toContain(tool.name);
+      const category = tool.name.split('.')[0]!;
+      expect(tool.scope).toBe(category === 'contacts' ? 'graph' : category);
+      expect(SCOPES).toContain(tool.scope);
+    }
+    expect(CATALOG.size).toBe(listTools().length);
+  });
+
+  it('serves all seven objects.* and all seven records.* tools', () => {
+    const names = listTools().map((t) => t.name);
+    expect(names.filter((n) => n.startsWith('objects.'))).toHaveLength(7);
+    expect(names.filter((n) => n.startsWith('records.'))).toHaveLength(7);
+  });
+
+  it('gives every tool a title, an actionable description, annotations and JSON Schemas of type object', () => {
+    for (const tool of listTools()) {
+      expect(tool.title.length).toBeGreaterThan(3);
+      expect(tool.description.length).toBeGreaterThan(40);
+      const { inputSchema, outputSchema } = toolSchemas(tool);
+      expect(inputSchema.type).toBe('object');
+      expect(inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(outputSchema.type).toBe('object');
+      expect(tool.annotations.readOnlyHint && tool.annotations.destructiveHint).toBe(false);
+    }
+  });
+
+  it("compiles every tool's GraphQL operation against the schema", () => {
+    for (const tool of listTools()) expect(() => prepare(tool.operation.document)).not.toThrow();
+  });
+
+  it('filters tools by scopes; no scopes means every tool', () => {
+    expect(toolsForScopes([])).toHaveLength(listTools().length);
+    expect(toolsForScopes(['records']).every((t) => t.scope === 'records')).toBe(true);
+    expect(toolsForScopes(['billing'])).toEqual(listTools().filter((t) => t.scope === 'billing'));
+  });
+});
