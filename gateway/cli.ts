@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CrmError, isCrmError } from '../src/domain/errors.ts';
-import { addUser, createKey, createWorkspace, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
+import { addUser, createKey, createWorkspace, listKeys, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/store/port.ts';
 import { authenticate } from './auth/principal.ts';
@@ -106,7 +106,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       };
     }
     case 'keys list': {
-      const keys = await store.listApiKeys(need(v, 'workspace'));
+      const keys = await listKeys(store, need(v, 'workspace'));
       const items = keys.map((k) => ({
         key_id: k.id, name: k.name, user_id: k.user_id, scopes: k.scopes, last_four: k.last_four,
         created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at,

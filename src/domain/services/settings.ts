@@ -83,6 +83,11 @@ export async function createKey(
   return { key_id: api_key.id, key: generated.key, api_key };
 }
 
+export async function listKeys(store: Store, workspaceId: string): Promise<ApiKey[]> {
+  await requireWorkspace(store, workspaceId);
+  return store.listApiKeys(workspaceId);
+}
+
 export async function revokeKey(store: Store, keyId: string): Promise<ApiKey> {
   const key = await store.revokeApiKey(keyId);
   if (!key) throw notFound('api_key', keyId);
