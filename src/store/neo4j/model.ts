@@ -1,0 +1,49 @@
+/**
+ * The graph vocabulary of the Neo4j adapter: every label, relationship type and property key a
+ * statement may name. The Cypher lint test declares exactly these to the linter, so a misspelt
+ * name in any statement fails the build instead of silently matching nothing.
+ *
+ * No label, relationship type or property key is ever built from data: field slugs and object
+ * type slugs are stored as property *values* (`FieldValue.field`, `Record.object_type_slug`),
+ * so Cypher text never depends on user input.
+ */
+
+export const LABELS = [
+  'Workspace', 'User', 'ApiKey', 'ObjectType', 'Field', 'Record', 'FieldValue', 'UniqueClaim',
+] as const;
+
+export const RELATIONSHIP_TYPES = [
+  /** (:ObjectType)-[:HAS_FIELD]->(:Field) */
+  'HAS_FIELD',
+  /** (:Record)-[:HAS_VALUE]->(:FieldValue): one per scalar of a field value, for filters and sorting. */
+  'HAS_VALUE',
+  /** (:Record)-[:RELATES_TO {type, source, created_at}]->(:Record): field references and links. */
+  'RELATES_TO',
+] as const;
+
+export const PROPERTY_KEYS = [
+  // shared
+  'id', 'workspace_id', 'name', 'created_at', 'updated_at', 'deleted_at', 'description', 'seq',
+  // Workspace
+  'plan', 'trial_ends_at',
+  // User
+  'email', 'email_key', 'role',
+  // ApiKey
+  'user_id', 'scopes', 'hash', 'last_four', 'last_used_at', 'revoked_at',
+  // ObjectType
+  'slug', 'live_slug', 'icon', 'color', 'standard',
+  // Field
+  'object_type_id', 'type', 'required', 'unique', 'archived', 'config', 'position',
+  // Record
+  'object_type_slug', 'data', 'search_text', 'assignee_id', 'created_by',
+  // FieldValue (`t` text, `lt` ASCII-lower-cased text, `n` number; booleans are 0/1 in `n`)
+  'field', 't', 'lt', 'n',
+  // UniqueClaim
+  'record_id', 'value',
+  // RELATES_TO
+  'source',
+  // keys of parameter maps read as `ref.to_id` (the others coincide with property keys above)
+  'to_id',
+] as const;
+
+export type Label = (typeof LABELS)[number];
