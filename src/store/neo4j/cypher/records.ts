@@ -1,0 +1,119 @@
+import { statement } from '../statement.ts';
+
+/**
+ * Records, their derived nodes (FieldValue, UniqueClaim) and their field relations. A record
+ * carries `object_type_id` (what it belongs to; a soft-deleted type's records never leak into a
+ * new type reusing the slug) and `object_type_slug` (what callers see).
+ */
+
+export const RECORD = 'r {.id, .workspace_id, .object_type_slug, .data, .assignee_id, .created_by, .created_at, .updated_at, .deleted_at}';
+
+export const CREATE_RECORD = statement(
+  'createRecord',
+  ['id', 'workspace_id', 'object_type_id', 'object_type_slug', 'data', 'assignee_id', 'created_by', 'now'],
+  `
+CREATE (r:Record {id: $id, workspace_id: $workspace_id, object_type_id: $object_type_id,
+                  object_type_slug: $object_type_slug, data: $data, assignee_id: $assignee_id,
+                  created_by: $created_by, created_at: $now, updated_at: $now})
+RETURN r.id AS id`,
+);
+
+/** With `object_type_id`: the type the record belongs to. Soft-deleted records included. */
+export const GET_RECORD = statement('getRecord', ['workspace_id', 'id'], `
+MATCH (r:Record {id: $id, workspace_id: $workspace_id})
+RETURN ${RECORD} AS record, r.object_type_id AS object_type_id`);
+
+export const GET_RECORDS = statement('getRecords', ['workspace_id', 'ids'], `
+MATCH (r:Record)
+WHERE r.id IN $ids AND r.workspace_id = $workspace_id AND r.deleted_at IS NULL
+RETURN ${RECORD} AS record`);
+
+/** `$assignee_id` is applied only when `$set_assignee` is true. */
+export const UPDATE_RECORD = statement('updateRecord', ['id', 'data', 'set_assignee', 'assignee_id', 'now'], `
+MATCH (r:Record {id: $id})
+SET r.data = $data, r.updated_at = $now,
+    r.assignee_id = CASE WHEN $set_assignee THEN $assignee_id ELSE r.assignee_id END`);
+
+export const MARK_DELETED = statement('markRecordDeleted', ['id', 'now'], `
+MATCH (r:Record {id: $id})
+SET r.deleted_at = $now, r.updated_at = $now`);
+
+export const MARK_RESTORED = statement('markRecordRestored', ['id', 'now'], `
+MATCH (r:Record {id: $id})
+SET r.deleted_at = null, r.updated_at = $now`);
+
+export const COUNT_RECORDS = statement('countRecords', ['object_type_id'], `
+MATCH (r:Record {object_type_id: $object_type_id})
+WHERE r.deleted_at IS NULL
+RETURN count(r) AS total`);
+
+// ---- unique claims
+
+/** The fields among `$claims` ({field, value}) whose value another record of the type holds. */
+export const TAKEN_CLAIMS = statement('takenClaims', ['object_type_id', 'record_id', 'claims'], `
+UNWIND $claims AS claim
+MATCH (c:UniqueClaim {object_type_id: $object_type_id, field: claim.field, value: claim.value})
+WHERE c.record_id <> $record_id
+RETURN DISTINCT claim.field AS field`);
+
+export const WRITE_CLAIMS = statement('writeClaims', ['record_id', 'claims'], `
+MATCH (r:Record {id: $record_id})
+FOREACH (claim IN $claims |
+  CREATE (:UniqueClaim {workspace_id: r.workspace_id, object_type_id: r.object_type_id, field: claim.field,
+                        value: claim.value, record_id: r.id}))`);
+
+export const RELEASE_CLAIMS = statement('releaseClaims', ['record_id'], `
+MATCH (c:UniqueClaim {record_id: $record_id})
+DELETE c`);
+
+// ---- value index and search text
+
+/** `$values`: FieldValue property maps; `$search_text` may be null. */
+export const WRITE_INDEX = statement('writeIndex', ['id', 'values', 'search_text'], `
+MATCH (r:Record {id: $id})
+SET r.search_text = $search_text
+FOREACH (value IN $values |
+  CREATE (r)-[:HAS_VALUE]->(:FieldValue {workspace_id: r.workspace_id, field: value.field, t: value.t, lt: value.lt,
+                                         n: value.n}))`);
+
+export const CLEAR_INDEX = statement('clearIndex', ['id'], `
+MATCH (r:Record {id: $id})
+REMOVE r.search_text
+WITH r
+OPTIONAL MATCH (r)-[:HAS_VALUE]->(v:FieldValue)
+DETACH DELETE v`);
+
+// ---- field relations
+
+/** The `$refs` ({field, to_id}) whose target is not a record of the workspace (deleted ones count). */
+export const MISSING_TARGETS = statement('missingTargets', ['workspace_id', 'refs'], `
+UNWIND $refs AS ref
+OPTIONAL MATCH (t:Record {id: ref.to_id, workspace_id: $workspace_id})
+WITH ref, t
+WHERE t IS NULL
+RETURN ref.field AS field, ref.to_id AS to_id`);
+
+/** Drops the record's field edges that are not among `$refs`; the others keep their created_at. */
+export const DROP_FIELD_RELATIONS = statement('dropFieldRelations', ['id', 'refs'], `
+MATCH (r:Record {id: $id})-[e:RELATES_TO {source: 'field'}]->(t:Record)
+WHERE NOT {field: e.type, to_id: t.id} IN $refs
+DELETE e`);
+
+export const ADD_FIELD_RELATIONS = statement('addFieldRelations', ['id', 'refs', 'now'], `
+MATCH (r:Record {id: $id})
+UNWIND $refs AS ref
+MATCH (t:Record {id: ref.to_id, workspace_id: r.workspace_id})
+WHERE NOT EXISTS { MATCH (r)-[e:RELATES_TO {source: 'field'}]->(t) WHERE e.type = ref.field }
+CREATE (r)-[:RELATES_TO {type: ref.field, source: 'field', created_at: $now}]->(t)`);
+
+/** Both directions, other end live; a self-loop is reported once. Sorted by the caller. */
+export const GET_RELATIONS = statement('getRelations', ['workspace_id', 'id'], `
+MATCH (r:Record {id: $id, workspace_id: $workspace_id})-[e:RELATES_TO]->(o:Record)
+WHERE o.deleted_at IS NULL
+RETURN {type: e.type, source: e.source, from_id: r.id, from_object: r.object_type_slug, to_id: o.id,
+        to_object: o.object_type_slug, created_at: e.created_at} AS relation
+UNION ALL
+MATCH (r:Record {id: $id, workspace_id: $workspace_id})<-[e:RELATES_TO]-(o:Record)
+WHERE o.deleted_at IS NULL AND o.id <> r.id
+RETURN {type: e.type, source: e.source, from_id: o.id, from_object: o.object_type_slug, to_id: r.id,
+        to_object: r.object_type_slug, created_at: e.created_at} AS relation`);

@@ -1,0 +1,41 @@
+import type { Store } from '../port.ts';
+import { Connection, type Neo4jOptions } from './connection.ts';
+import { objectTypeMethods } from './object-types.ts';
+import { queryMethods } from './queries.ts';
+import { recordMethods } from './records.ts';
+import { applySchema } from './schema.ts';
+import { settingsMethods } from './settings.ts';
+
+export type { Neo4jOptions } from './connection.ts';
+export { translateNeo4jError } from './errors.ts';
+export { applyNeo4jSchema, applyNeo4jSchema as migrateNeo4j, schemaStatements } from './schema.ts';
+export { purgeNeo4jWorkspaces } from './purge.ts';
+
+/**
+ * The production Store on Neo4j (community edition, no plugins). `init()` checks the connection
+ * once — failing fast with `unavailable` naming the address — and applies `schema/neo4j/*.cypher`.
+ * Every session names the database; every unit of work is a managed transaction.
+ */
+export function createNeo4jStore(opts: Neo4jOptions): Store {
+  const conn = new Connection(opts);
+  return {
+    kind: 'neo4j',
+    async init() {
+      await conn.verify();
+      await applySchema(conn);
+    },
+    close: () => conn.close(),
+    async health() {
+      try {
+        await conn.verify();
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    ...settingsMethods(conn),
+    ...objectTypeMethods(conn),
+    ...recordMethods(conn),
+    ...queryMethods(conn),
+  };
+}

@@ -1,0 +1,41 @@
+import type { StoredRecord } from '../../domain/types.ts';
+import type { RecordQuery, SearchQuery } from '../port.ts';
+import type { Connection, Tx } from './connection.ts';
+import { listStatements, searchStatements, type PageStatements } from './cypher/queries.ts';
+import { searchQuery } from './encoding.ts';
+import { requireObjectType } from './object-types.ts';
+import { props, toRecord } from './rows.ts';
+
+interface Page {
+  items: StoredRecord[];
+  total: number;
+}
+
+/** One page and the total of the same match, read in one transaction. */
+async function page(tx: Tx, statements: PageStatements): Promise<Page> {
+  const rows = await tx.rows(statements.page);
+  const count = await tx.first(statements.count);
+  return { items: rows.map((row) => toRecord(props(row, 'record')!)), total: Number(count?.total ?? 0) };
+}
+
+/** Listing and full-text search of live records. */
+export function queryMethods(conn: Connection) {
+  return {
+    async listRecords(workspaceId: string, query: RecordQuery): Promise<Page> {
+      return conn.read(async (tx) => {
+        const type = await requireObjectType(tx, workspaceId, query.object_type_slug);
+        return page(tx, listStatements({ object_type_id: type.id, ...(query.filter ? { filter: query.filter } : {}), sort: query.sort, offset: query.offset, limit: query.limit }));
+      });
+    },
+
+    /** Best match first, ties by record id; only live records of live object types. */
+    async searchRecords(workspaceId: string, query: SearchQuery): Promise<Page> {
+      return conn.read(async (tx) => {
+        const type = query.object_type_slug === undefined ? undefined : await requireObjectType(tx, workspaceId, query.object_type_slug);
+        const lucene = searchQuery(query.text, type ? type.id : workspaceId);
+        if (lucene === null) return { items: [], total: 0 };
+        return page(tx, searchStatements({ query: lucene, any_type: type === undefined, offset: query.offset, limit: query.limit }));
+      });
+    },
+  };
+}

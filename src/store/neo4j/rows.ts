@@ -1,0 +1,78 @@
+import type {
+  ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
+} from '../../domain/types.ts';
+import type { Row } from './connection.ts';
+
+/**
+ * Maps the property maps the statements return (`n {.a, .b}` projections, so a missing property
+ * arrives as null) to domain entities. JSON-encoded properties (`Field.config`, `Record.data`)
+ * are decoded here and nowhere else.
+ */
+
+type Props = Record<string, unknown>;
+
+const str = (value: unknown): string => String(value);
+const strOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The property map in a result column (a `n {.…}` projection). */
+export function props(row: Row | undefined, column: string): Props | undefined {
+  const value = row?.[column];
+  return value === null || value === undefined ? undefined : (value as Props);
+}
+
+export function toWorkspace(p: Props): Workspace {
+  return {
+    id: str(p.id), name: str(p.name), plan: strOrNull(p.plan), trial_ends_at: strOrNull(p.trial_ends_at),
+    created_at: str(p.created_at), updated_at: str(p.updated_at),
+  };
+}
+
+export function toUser(p: Props): User {
+  return {
+    id: str(p.id), workspace_id: str(p.workspace_id), email: str(p.email), name: strOrNull(p.name),
+    role: str(p.role) as Role, created_at: str(p.created_at),
+  };
+}
+
+export function toApiKey(p: Props): ApiKey {
+  return {
+    id: str(p.id), workspace_id: str(p.workspace_id), user_id: str(p.user_id), name: str(p.name),
+    scopes: ((p.scopes as unknown[] | null) ?? []).map(str) as Scope[], hash: str(p.hash), last_four: str(p.last_four),
+    created_at: str(p.created_at), last_used_at: strOrNull(p.last_used_at), revoked_at: strOrNull(p.revoked_at),
+  };
+}
+
+function toField(p: Props): FieldDef {
+  return {
+    id: str(p.id), slug: str(p.slug), name: str(p.name), type: str(p.type) as FieldType,
+    description: strOrNull(p.description), required: p.required === true, unique: p.unique === true,
+    archived: p.archived === true, config: JSON.parse(typeof p.config === 'string' ? p.config : '{}') as FieldConfig,
+    position: Number(p.position), created_at: str(p.created_at),
+  };
+}
+
+/** From a row with `object_type` and `fields` columns; fields ordered by position. */
+export function toObjectType(row: Row): ObjectType {
+  const p = row.object_type as Props;
+  const fields = (row.fields as Props[]).map(toField).sort((a, b) => a.position - b.position);
+  return {
+    id: str(p.id), workspace_id: str(p.workspace_id), slug: str(p.slug), name: str(p.name), icon: strOrNull(p.icon),
+    color: strOrNull(p.color), description: strOrNull(p.description), standard: p.standard === true, fields,
+    created_at: str(p.created_at), updated_at: str(p.updated_at), deleted_at: strOrNull(p.deleted_at),
+  };
+}
+
+export function toRecord(p: Props): StoredRecord {
+  return {
+    id: str(p.id), workspace_id: str(p.workspace_id), object_type_slug: str(p.object_type_slug),
+    data: JSON.parse(str(p.data)) as RecordData, assignee_id: strOrNull(p.assignee_id), created_by: strOrNull(p.created_by),
+    created_at: str(p.created_at), updated_at: str(p.updated_at), deleted_at: strOrNull(p.deleted_at),
+  };
+}
+
+export function toRelation(p: Props): Relation {
+  return {
+    type: str(p.type), source: str(p.source) as Relation['source'], from_id: str(p.from_id), from_object: str(p.from_object),
+    to_id: str(p.to_id), to_object: str(p.to_object), created_at: str(p.created_at),
+  };
+}
