@@ -49,12 +49,11 @@ async function claimUniques(tx: Tx, target: Target, uniques: readonly UniqueClai
 /** Makes the record's field edges equal to `refs`; a target must be a record of the workspace. */
 async function replaceFieldRelations(tx: Tx, target: Target, refs: readonly FieldRef[], at: string): Promise<void> {
   const wanted = [...new Map(refs.map((r) => [`${r.field}\u0000${r.to_id}`, { field: r.field, to_id: r.to_id }])).values()];
-  const missing = await tx.first(bind(Q.MISSING_TARGETS, { workspace_id: target.record.workspace_id, refs: wanted }));
+  const rows = await tx.rows(bind(Q.MISSING_TARGETS, { workspace_id: target.record.workspace_id, refs: wanted }));
+  const missing = wanted.find((ref) => rows.some((row) => row.field === ref.field && row.to_id === ref.to_id));
   if (missing) {
-    const field = String(missing.field);
-    const id = String(missing.to_id);
-    throw new CrmError('not_found', `The record ${JSON.stringify(id)} referenced by ${field} was not found`, {
-      param: `data.${field}`, resource: 'record', id,
+    throw new CrmError('not_found', `The record ${JSON.stringify(missing.to_id)} referenced by ${missing.field} was not found`, {
+      param: `data.${missing.field}`, resource: 'record', id: missing.to_id,
     });
   }
   await tx.rows(bind(Q.DROP_FIELD_RELATIONS, { id: target.record.id, refs: wanted }));
