@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CrmError } from '../../domain/errors.ts';
+import { applyMigrations } from './migrations.ts';
+
+/** What better-sqlite3 binds: booleans and undefined are not among them. */
+export type SqlParam = string | number | bigint | null;
+
+/** Statements are prepared once per SQL text; dynamic filter SQL is bounded by this cap. */
+const STATEMENT_CACHE_LIMIT = 500;
+/** How long a write waits for another connection's lock before the store reports `unavailable`. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * One better-sqlite3 database with a statement cache. Opened by `open()` (from Store.init) so a
+ * missing directory or a broken file surfaces as a rejected init, not a throwing constructor.
+ */
+export class Connection {
+  #db: Database.Database | null = null;
+  readonly #statements = new Map<string, Database.Statement<SqlParam[]>>();
+
+  constructor(readonly path: string, readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS) {}
+
+  open(): void {
+    if (!this.#db) {
+      if (this.path !== ':memory:' && !this.path.startsWith('file:')) mkdirSync(dirname(this.path), { recursive: true });
+      const db = new Database(this.path);
+      try {
+        db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('foreign_keys = ON');
+      } catch (err) {
+        db.close();
+        throw err;
+      }
+      this.#db = db;
+    }
+    applyMigrations(this.#db);
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db?.close();
+    this.#db = null;
+  }
+
+  get db(): Database.Database {
+    if (!this.#db) throw new CrmError('unavailable', 'The SQLite store is not open; call init() first', { cause: 'closed' });
+    return this.#db;
+  }
+
+  /** The prepared statement for this SQL text, prepared on first use. */
+  stmt(sql: string): Database.Statement<SqlParam[]> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<SqlParam[]>(sql);
+      if (this.#statements.size >= STATEMENT_CACHE_LIMIT) {
+        const oldest = this.#statements.keys().next().value;
+        if (oldest !== undefined) this.#statements.delete(oldest);
+      }
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  get<T>(sql: string, ...params: SqlParam[]): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined;
+  }
+
+  all<T>(sql: string, ...params: SqlParam[]): T[] {
+    return this.stmt(sql).all(...params) as T[];
+  }
+
+  run(sql: string, ...params: SqlParam[]): Database.RunResult {
+    return this.stmt(sql).run(...params);
+  }
+
+  /** Runs `fn` in a transaction (a savepoint when nested); a throw rolls everything back. */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
+
+/**
+ * `column = ?` assignments for the columns whose value is not undefined (undefined = unchanged).
+ * Column names come from code, never from callers; values are bound.
+ */
+export function assignments(columns: Record<string, SqlParam | undefined>): { sql: string[]; params: SqlParam[] } {
+  const set = Object.entries(columns).filter((entry): entry is [string, SqlParam] => entry[1] !== undefined);
+  return { sql: set.map(([column]) => `${column} = ?`), params: set.map(([, value]) => value) };
+}

@@ -1,0 +1,65 @@
+import type { Store } from '../port.ts';
+import { Connection } from './connection.ts';
+import { translateError } from './errors.ts';
+import { objectTypeMethods } from './object-types.ts';
+import { queryMethods } from './queries.ts';
+import { recordMethods } from './records.ts';
+import { settingsMethods } from './settings.ts';
+
+export interface SqliteStoreOptions {
+  /** A file path (parent directories are created) or ':memory:'. */
+  path: string;
+  /** How long a write waits for another process's lock before failing with `unavailable`; default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+type Method = (...args: any[]) => unknown;
+type Async<T extends Record<string, Method>> = {
+  [K in keyof T]: (...args: Parameters<T[K]>) => Promise<ReturnType<T[K]>>;
+};
+
+/**
+ * The port is async, better-sqlite3 is synchronous: each method runs its synchronous body and
+ * turns any failure into a CrmError through the one translateError.
+ */
+function asyncMethods<T extends Record<string, Method>>(methods: T): Async<T> {
+  const wrapped: Record<string, Method> = {};
+  for (const [name, method] of Object.entries(methods)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return method(...args);
+      } catch (err) {
+        translateError(err);
+      }
+    };
+  }
+  return wrapped as Async<T>;
+}
+
+/**
+ * The embedded Store: one SQLite file (WAL) holding records, their value index and an FTS5 index.
+ * Call `init()` before anything else; it opens the database and applies pending migrations.
+ */
+export function createSqliteStore(opts: SqliteStoreOptions): Store {
+  const c = new Connection(opts.path, opts.busyTimeoutMs);
+  const store: Store = {
+    kind: 'sqlite',
+    ...asyncMethods({
+      init: () => c.open(),
+      close: () => c.close(),
+      ...settingsMethods(c),
+      ...objectTypeMethods(c),
+      ...recordMethods(c),
+      ...queryMethods(c),
+    }),
+    async health() {
+      try {
+        c.get('SELECT 1');
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, detail: err instanceof Error ? err.message : String(err) };
+      }
+    },
+  };
+  return store;
+}

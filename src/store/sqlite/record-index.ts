@@ -1,0 +1,78 @@
+import { isIdOf } from '../../domain/ids.ts';
+import type { RecordData } from '../../domain/types.ts';
+import type { UniqueClaim } from '../port.ts';
+import type { Connection } from './connection.ts';
+import { guard } from './errors.ts';
+
+/**
+ * The derived rows of a live record: one `record_values` row per scalar (one per array element),
+ * its text in `records_fts`, and its unique claims. Soft delete removes them, restore rebuilds.
+ */
+
+interface IndexedValue {
+  text: string | null;
+  num: number | null;
+}
+
+/**
+ * Strings go to v_text, numbers and booleans (0/1) to v_num. Empty strings, empty arrays, null and
+ * nested objects are not indexed, so filters treat them as missing.
+ */
+function indexedValues(value: unknown): IndexedValue[] {
+  const out = new Map<string, IndexedValue>();
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (typeof item === 'string' && item !== '') out.set(`t${item}`, { text: item, num: null });
+    else if (typeof item === 'number' && Number.isFinite(item)) out.set(`n${item}`, { text: null, num: item });
+    else if (typeof item === 'boolean') out.set(`n${Number(item)}`, { text: null, num: Number(item) });
+  }
+  return [...out.values()];
+}
+
+/** Whether a string is worth searching: record and user ids held by reference fields are not. */
+const searchable = (value: string): boolean => value.trim() !== '' && !isIdOf('record', value) && !isIdOf('user', value);
+
+/** The text FTS indexes for a record: its string values (and string array elements), one a line. */
+export function searchText(data: RecordData): string {
+  return Object.values(data)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter((value): value is string => typeof value === 'string' && searchable(value))
+    .join('\n');
+}
+
+export interface IndexTarget {
+  pk: number;
+  object_type_pk: number;
+}
+
+export function indexRecord(c: Connection, record: IndexTarget, data: RecordData): void {
+  for (const [field, value] of Object.entries(data)) {
+    for (const { text, num } of indexedValues(value)) {
+      c.run(
+        'INSERT INTO record_values (record_pk, object_type_pk, field, v_text, v_num) VALUES (?, ?, ?, ?, ?)',
+        record.pk, record.object_type_pk, field, text, num,
+      );
+    }
+  }
+  const body = searchText(data);
+  if (body !== '') c.run('INSERT INTO records_fts (rowid, body) VALUES (?, ?)', record.pk, body);
+}
+
+export function unindexRecord(c: Connection, recordPk: number): void {
+  c.run('DELETE FROM record_values WHERE record_pk = ?', recordPk);
+  c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
+}
+
+/** Claims each unique value for the record; `conflict` naming the field when one is taken. */
+export function claimUniques(c: Connection, record: IndexTarget, uniques: readonly UniqueClaim[]): void {
+  const distinct = new Map(uniques.map((claim) => [`${claim.field}\u0000${claim.value}`, claim]));
+  for (const claim of distinct.values()) {
+    guard(() => c.run(
+      'INSERT INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (?, ?, ?, ?)',
+      record.object_type_pk, claim.field, claim.value, record.pk,
+    ), { field: claim.field });
+  }
+}
+
+export function releaseUniques(c: Connection, recordPk: number): void {
+  c.run('DELETE FROM record_uniques WHERE record_pk = ?', recordPk);
+}

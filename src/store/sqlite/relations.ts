@@ -1,0 +1,61 @@
+import { CrmError } from '../../domain/errors.ts';
+import type { Relation } from '../../domain/types.ts';
+import type { FieldRef } from '../port.ts';
+import type { Connection } from './connection.ts';
+import { RELATION_COLUMNS, type RelationRow } from './rows.ts';
+
+interface RelationSource {
+  id: string;
+  workspace_id: string;
+  object_type_slug: string;
+}
+
+const edgeKey = (field: string, toId: string): string => `${field}\u0000${toId}`;
+
+/**
+ * Makes the record's `source: 'field'` edges equal to `refs`: edges that stay keep their
+ * created_at, gone ones are deleted, new ones are written. A target must be a record of the same
+ * workspace (soft-deleted targets are accepted: the edge is hidden until the target is restored).
+ */
+export function replaceFieldRelations(c: Connection, from: RelationSource, refs: readonly FieldRef[], at: string): void {
+  const wanted = new Map(refs.map((ref) => [edgeKey(ref.field, ref.to_id), ref]));
+  const existing = c.all<{ type: string; to_id: string }>(
+    "SELECT type, to_id FROM relations WHERE from_id = ? AND source = 'field'", from.id,
+  );
+  for (const edge of existing) {
+    const key = edgeKey(edge.type, edge.to_id);
+    if (wanted.has(key)) wanted.delete(key);
+    else c.run("DELETE FROM relations WHERE from_id = ? AND source = 'field' AND type = ? AND to_id = ?", from.id, edge.type, edge.to_id);
+  }
+  for (const ref of wanted.values()) {
+    const target = c.get<{ object_type_slug: string }>(
+      'SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', ref.to_id, from.workspace_id,
+    );
+    if (!target) {
+      throw new CrmError('not_found', `The record ${JSON.stringify(ref.to_id)} referenced by ${ref.field} was not found`, {
+        param: `data.${ref.field}`, resource: 'record', id: ref.to_id,
+      });
+    }
+    c.run(
+      `INSERT INTO relations (workspace_id, from_id, to_id, type, source, from_object, to_object, created_at)
+       VALUES (?, ?, ?, ?, 'field', ?, ?, ?)`,
+      from.workspace_id, from.id, ref.to_id, ref.field, from.object_type_slug, target.object_type_slug, at,
+    );
+  }
+}
+
+/** `EXISTS` test that the record whose id is in `column` is live. */
+const isLive = (column: string): string => `EXISTS (SELECT 1 FROM records o WHERE o.id = ${column} AND o.deleted_at IS NULL)`;
+
+/** Edges from and to the record, as stored, whose other end is a live record of the workspace. */
+export function relationsOf(c: Connection, workspaceId: string, recordId: string): Relation[] {
+  return c.all<RelationRow>(
+    `SELECT ${RELATION_COLUMNS} FROM relations rel
+       WHERE rel.from_id = ? AND rel.workspace_id = ? AND ${isLive('rel.to_id')}
+     UNION ALL
+     SELECT ${RELATION_COLUMNS} FROM relations rel
+       WHERE rel.to_id = ? AND rel.workspace_id = ? AND rel.from_id <> rel.to_id AND ${isLive('rel.from_id')}
+     ORDER BY created_at, from_id, type, to_id`,
+    recordId, workspaceId, recordId, workspaceId,
+  );
+}

@@ -1,0 +1,63 @@
+import { unreachable } from '../../domain/errors.ts';
+import type { ComparisonNode, FilterOperator, SystemField } from '../../domain/filter-ast.ts';
+import type { SqlParam } from './connection.ts';
+
+/** A piece of SQL and the values it binds, in order. Values never enter the SQL text. */
+export interface SqlFragment {
+  sql: string;
+  params: SqlParam[];
+}
+
+/** System fields live on the records row (alias `r`) and are never missing. */
+export const SYSTEM_COLUMNS: { readonly [F in SystemField]: string } = {
+  record_id: 'r.id',
+  created_at: 'r.created_at',
+  updated_at: 'r.updated_at',
+};
+
+/**
+ * Operators true on a missing value are negations of a positive test: `ne` is "no element equals",
+ * `not_in` "no element is among", `is_empty` "no element at all". A missing value has no element,
+ * so the negation makes them true on missing values, and every other comparison false.
+ */
+export const NEGATED: Partial<Record<FilterOperator, FilterOperator>> = { ne: 'eq', not_in: 'in', is_empty: 'is_not_empty' };
+
+const RANGE_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+const bind = (value: unknown): SqlParam => (typeof value === 'boolean' ? Number(value) : (value as SqlParam));
+
+/** Escapes LIKE wildcards in a user value; patterns use `ESCAPE '\'`. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function like(column: string, pattern: string): SqlFragment {
+  // SQLite's LIKE ignores ASCII case (and only ASCII case), as the filter language asks.
+  return { sql: `${column} LIKE ? ESCAPE '\\'`, params: [pattern] };
+}
+
+/** The positive test on one value of `column`, or null for "any value" (is_not_empty). */
+export function positiveTest(column: string, op: FilterOperator, node: ComparisonNode): SqlFragment | null {
+  const text = String(node.value);
+  switch (op) {
+    case 'eq':
+      return { sql: `${column} = ?`, params: [bind(node.value)] };
+    case 'gt': case 'gte': case 'lt': case 'lte':
+      return { sql: `${column} ${RANGE_SQL[op]} ?`, params: [bind(node.value)] };
+    case 'in':
+      return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify((node.value as unknown[]).map(bind))] };
+    case 'contains':
+      // On a multi-valued field `contains` means "has this element".
+      return node.multi ? { sql: `${column} = ?`, params: [bind(node.value)] } : like(column, `%${escapeLike(text)}%`);
+    case 'starts_with':
+      return like(column, `${escapeLike(text)}%`);
+    case 'ends_with':
+      return like(column, `%${escapeLike(text)}`);
+    case 'is_not_empty':
+      return null;
+    case 'ne': case 'not_in': case 'is_empty':
+      throw new Error(`${op} is compiled as a negation`);
+    default:
+      return unreachable(op);
+  }
+}
