@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Store } from '../../src/store/port.ts';
+import type { Harness } from './conformance/harness.ts';
+import { filterCases } from './conformance/filters.cases.ts';
+import { isolationCases } from './conformance/isolation.cases.ts';
+import { objectTypeCases } from './conformance/object-types.cases.ts';
+import { recordCases } from './conformance/records.cases.ts';
+import { relationCases } from './conformance/relations.cases.ts';
+import { searchCases } from './conformance/search.cases.ts';
+import { settingsCases } from './conformance/settings.cases.ts';
+import { sortingCases } from './conformance/sorting.cases.ts';
+
+export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+/**
+ * Registers the Store conformance suite for one adapter. The factory may return a store that is
+ * not initialised yet; the suite calls `init()`. Every test works in a workspace of its own with
+ * unique names, so the suite also runs on a shared database.
+ */
+export function runStoreConformance(adapterName: string, factory: StoreFactory): void {
+  describe(`Store conformance: ${adapterName}`, () => {
+    let store: Store | undefined;
+    let cleanup: (() => Promise<void>) | undefined;
+    const harness: Harness = {
+      adapter: adapterName,
+      get store(): Store {
+        if (!store) throw new Error(`the ${adapterName} store is not ready`);
+        return store;
+      },
+    };
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await factory());
+      await store.init();
+    });
+
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    settingsCases(harness);
+    objectTypeCases(harness);
+    recordCases(harness);
+    relationCases(harness);
+    filterCases(harness);
+    sortingCases(harness);
+    searchCases(harness);
+    isolationCases(harness);
+  });
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { NewObjectType } from '../../../src/store/port.ts';
+import { expectCrmError, freshWorkspace, newRecord, NEWEST_FIRST, sleep, type Harness } from './harness.ts';
+
+const PROJECTS: NewObjectType = {
+  slug: 'projects',
+  name: 'Projects',
+  icon: 'folder',
+  color: '#111111',
+  description: 'Work we deliver.',
+  fields: [
+    { slug: 'title', name: 'Title', type: 'text', required: true },
+    { slug: 'code', name: 'Code', type: 'text', unique: true, description: 'Short code' },
+    { slug: 'phase', name: 'Phase', type: 'status', config: { options: ['plan', 'build', 'ship'] } },
+  ],
+};
+
+export function objectTypeCases(h: Harness): void {
+  describe('object types', () => {
+    it('creates an object type with its fields in order and their settings', async () => {
+      const ws = await freshWorkspace(h);
+      const type = await h.store.createObjectType(ws.id, PROJECTS);
+      expect(type).toMatchObject({
+        workspace_id: ws.id, slug: 'projects', name: 'Projects', icon: 'folder', color: '#111111',
+        description: 'Work we deliver.', standard: false, deleted_at: null,
+      });
+      expect(type.id).toMatch(/^obj_/);
+      expect(type.fields.map((f) => [f.slug, f.position])).toEqual([['title', 0], ['code', 1], ['phase', 2]]);
+      expect(type.fields[0]).toMatchObject({ name: 'Title', type: 'text', required: true, unique: false, archived: false, description: null, config: {} });
+      expect(type.fields[1]).toMatchObject({ unique: true, description: 'Short code' });
+      expect(type.fields[2]?.config).toEqual({ options: ['plan', 'build', 'ship'] });
+      expect(await h.store.getObjectType(ws.id, 'projects')).toEqual(type);
+    });
+
+    it('rejects a second live object type with the same slug with conflict naming the slug', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.createObjectType(ws.id, { ...PROJECTS, slug: 'companies' }), 'conflict', { slug: 'companies' });
+      expect((await h.store.listObjectTypes(ws.id)).map((t) => t.slug)).toEqual(['companies', 'contacts', 'deals']);
+    });
+
+    it('rejects an object type for an unknown workspace with not_found', async () => {
+      await expectCrmError(h.store.createObjectType('ws_00000000000000000000000000', PROJECTS), 'not_found');
+    });
+
+    it('returns null for an unknown slug', async () => {
+      const ws = await freshWorkspace(h);
+      expect(await h.store.getObjectType(ws.id, 'projects')).toBeNull();
+    });
+
+    it('lists live object types in creation order with their fields', async () => {
+      const ws = await freshWorkspace(h);
+      const created = await h.store.createObjectType(ws.id, PROJECTS);
+      const listed = await h.store.listObjectTypes(ws.id);
+      expect(listed.map((t) => t.slug)).toEqual(['companies', 'contacts', 'deals', 'projects']);
+      expect(listed[3]).toEqual(created);
+    });
+
+    it('updates name, icon, color and description and keeps the rest', async () => {
+      const ws = await freshWorkspace(h);
+      const before = await h.store.createObjectType(ws.id, PROJECTS);
+      await sleep(2);
+      const after = await h.store.updateObjectType(ws.id, 'projects', { name: 'Programmes', icon: null, color: '#222222' });
+      expect(after).toMatchObject({ id: before.id, slug: 'projects', name: 'Programmes', icon: null, color: '#222222', description: 'Work we deliver.' });
+      expect(after.fields).toEqual(before.fields);
+      expect(after.updated_at > before.updated_at).toBe(true);
+      expect(await h.store.getObjectType(ws.id, 'projects')).toEqual(after);
+    });
+
+    it('rejects updating an unknown object type with not_found', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.updateObjectType(ws.id, 'projects', { name: 'x' }), 'not_found');
+    });
+
+    it('soft-deletes an object type, hiding it from get and list', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.createObjectType(ws.id, PROJECTS);
+      const deleted = await h.store.deleteObjectType(ws.id, 'projects');
+      expect(deleted.deleted_at).toEqual(expect.any(String));
+      expect(await h.store.getObjectType(ws.id, 'projects')).toBeNull();
+      expect((await h.store.listObjectTypes(ws.id)).map((t) => t.slug)).not.toContain('projects');
+      await expectCrmError(h.store.deleteObjectType(ws.id, 'projects'), 'not_found');
+    });
+
+    it('frees the slug of a deleted object type, and the new type starts without the old records or claims', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.createObjectType(ws.id, PROJECTS);
+      const old = await h.store.createRecord(ws.id, newRecord('projects', { title: 'Old', code: 'P1' }, { uniques: [{ field: 'code', value: 'P1' }] }));
+      await h.store.deleteObjectType(ws.id, 'projects');
+      const reborn = await h.store.createObjectType(ws.id, { ...PROJECTS, name: 'Projects again' });
+      expect(reborn.name).toBe('Projects again');
+      expect(await h.store.countRecords(ws.id, 'projects')).toBe(0);
+      const page = await h.store.listRecords(ws.id, { object_type_slug: 'projects', sort: NEWEST_FIRST, offset: 0, limit: 10 });
+      expect(page).toEqual({ items: [], total: 0 });
+      const fresh = await h.store.createRecord(ws.id, newRecord('projects', { title: 'New', code: 'P1' }, { uniques: [{ field: 'code', value: 'P1' }] }));
+      expect(fresh.id).not.toBe(old.id);
+    });
+
+    it('rejects deleting an unknown object type with not_found', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.deleteObjectType(ws.id, 'projects'), 'not_found');
+    });
+  });
+
+  describe('fields', () => {
+    it('adds a field at the next position', async () => {
+      const ws = await freshWorkspace(h);
+      const type = await h.store.addField(ws.id, 'companies', {
+        slug: 'tier', name: 'Tier', type: 'select', required: true, config: { options: ['a', 'b'] },
+      });
+      const tier = type.fields.at(-1);
+      expect(tier).toMatchObject({ slug: 'tier', name: 'Tier', type: 'select', required: true, unique: false, archived: false, position: 5 });
+      expect(tier?.config).toEqual({ options: ['a', 'b'] });
+      expect(tier?.id).toMatch(/^fld_/);
+      expect((await h.store.getObjectType(ws.id, 'companies'))?.fields).toEqual(type.fields);
+    });
+
+    it('rejects a field whose slug the object type already has with conflict', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.addField(ws.id, 'companies', { slug: 'domain', name: 'Again', type: 'text' }), 'conflict', { slug: 'domain' });
+      expect((await h.store.getObjectType(ws.id, 'companies'))?.fields).toHaveLength(5);
+    });
+
+    it('rejects a field on an unknown object type with not_found', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.addField(ws.id, 'projects', { slug: 'x', name: 'X', type: 'text' }), 'not_found');
+    });
+
+    it('updates a field’s name, description, flags and config', async () => {
+      const ws = await freshWorkspace(h);
+      const type = await h.store.updateField(ws.id, 'companies', 'industry', {
+        name: 'Sector', description: 'Main sector', required: true, unique: true, config: { options: ['software', 'other'] },
+      });
+      const industry = type.fields.find((f) => f.slug === 'industry');
+      expect(industry).toMatchObject({ name: 'Sector', description: 'Main sector', required: true, unique: true, archived: false, position: 2 });
+      expect(industry?.config).toEqual({ options: ['software', 'other'] });
+      expect(type.fields.find((f) => f.slug === 'name')?.name).toBe('Name');
+    });
+
+    it('archives a field, which stays listed and marked archived', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.updateField(ws.id, 'companies', 'description', { archived: true });
+      const fields = (await h.store.getObjectType(ws.id, 'companies'))!.fields;
+      expect(fields.map((f) => f.slug)).toContain('description');
+      expect(fields.find((f) => f.slug === 'description')).toMatchObject({ archived: true, name: 'Description' });
+      const restored = await h.store.updateField(ws.id, 'companies', 'description', { archived: false });
+      expect(restored.fields.find((f) => f.slug === 'description')?.archived).toBe(false);
+    });
+
+    it('rejects updating an unknown field with not_found', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.updateField(ws.id, 'companies', 'nope', { name: 'x' }), 'not_found');
+      await expectCrmError(h.store.updateField(ws.id, 'projects', 'name', { name: 'x' }), 'not_found');
+    });
+  });
+
+  describe('countRecords', () => {
+    it('counts the live records of one object type', async () => {
+      const ws = await freshWorkspace(h);
+      const a = await h.store.createRecord(ws.id, newRecord('companies', { name: 'A' }));
+      await h.store.createRecord(ws.id, newRecord('companies', { name: 'B' }));
+      await h.store.createRecord(ws.id, newRecord('contacts', { name: 'C' }));
+      expect(await h.store.countRecords(ws.id, 'companies')).toBe(2);
+      await h.store.softDeleteRecord(ws.id, a.id);
+      expect(await h.store.countRecords(ws.id, 'companies')).toBe(1);
+      expect(await h.store.countRecords(ws.id, 'deals')).toBe(0);
+    });
+
+    it('rejects counting an unknown object type with not_found', async () => {
+      const ws = await freshWorkspace(h);
+      await expectCrmError(h.store.countRecords(ws.id, 'projects'), 'not_found');
+    });
+  });
+}

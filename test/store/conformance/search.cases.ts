@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Workspace } from '../../../src/domain/types.ts';
+import { expectCrmError, freshWorkspace, newRecord, sortedIds, type Harness } from './harness.ts';
+
+const HOSTILE_INPUTS = [
+  '"foo*', 'AND OR (', 'NEAR(a b', ')', '*', '"', "'", 'name:acme', '^acme', '-acme', 'acme OR', 'NOT', '{a b}:c',
+  'a + b', '\\', '%_', '\u0000', '🙂', '',
+];
+
+export function searchCases(h: Harness): void {
+  const search = (ws: Workspace, text: string, more: { object_type_slug?: string; offset?: number; limit?: number } = {}) =>
+    h.store.searchRecords(ws.id, { text, offset: more.offset ?? 0, limit: more.limit ?? 20, object_type_slug: more.object_type_slug });
+  const names = async (ws: Workspace, text: string, more?: { object_type_slug?: string }) =>
+    (await search(ws, text, more)).items.map((r) => String(r.data.name)).sort();
+
+  async function directory() {
+    const ws = await freshWorkspace(h, 'search');
+    const acme = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Acme Corporation', description: 'Rockets and anvils' }));
+    await h.store.createRecord(ws.id, newRecord('companies', { name: 'Café Olé', description: 'Coffee' }));
+    await h.store.createRecord(ws.id, newRecord('companies', { name: 'Globex', description: 'Anvil resellers' }));
+    const wile = await h.store.createRecord(ws.id, newRecord('contacts', { name: 'Wile Coyote', job_title: 'Acme customer', company: acme.id }, {
+      refs: [{ field: 'company', to_id: acme.id }],
+    }));
+    return { ws, acme, wile };
+  }
+
+  describe('searchRecords', () => {
+    it('finds records by the prefix of a word in any text field', async () => {
+      const { ws } = await directory();
+      expect(await names(ws, 'acm')).toEqual(['Acme Corporation', 'Wile Coyote']);
+      expect(await names(ws, 'anvil')).toEqual(['Acme Corporation', 'Globex']);
+    });
+
+    it('requires every word to match', async () => {
+      const { ws } = await directory();
+      expect(await names(ws, 'acme rock')).toEqual(['Acme Corporation']);
+      expect(await names(ws, 'acme globex')).toEqual([]);
+    });
+
+    it('ignores case and diacritics', async () => {
+      const { ws } = await directory();
+      expect(await names(ws, 'CAFE ole')).toEqual(['Café Olé']);
+      expect(await names(ws, 'café')).toEqual(['Café Olé']);
+    });
+
+    it('ranks a record that is mostly about the word above one that mentions it in passing', async () => {
+      const ws = await freshWorkspace(h, 'ranking');
+      const passing = await h.store.createRecord(ws.id, newRecord('contacts', {
+        name: 'Pat Smith', job_title: 'Once worked at initech for a while long ago, before moving to a bigger firm in another town',
+      }));
+      const focused = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Initech', description: 'Initech, the initech company' }));
+      const result = await search(ws, 'initech');
+      expect(result.items.map((r) => r.id)).toEqual([focused.id, passing.id]);
+    });
+
+    it('searches one object type when asked to', async () => {
+      const { ws } = await directory();
+      expect(await names(ws, 'acme', { object_type_slug: 'contacts' })).toEqual(['Wile Coyote']);
+      await expectCrmError(search(ws, 'acme', { object_type_slug: 'gizmos' }), 'not_found');
+    });
+
+    it('does not find deleted records and finds them again once restored', async () => {
+      const { ws, wile } = await directory();
+      await h.store.softDeleteRecord(ws.id, wile.id);
+      expect(await names(ws, 'coyote')).toEqual([]);
+      await h.store.restoreRecord(ws.id, wile.id, []);
+      expect(await names(ws, 'coyote')).toEqual(['Wile Coyote']);
+    });
+
+    it('finds an updated record by its new text and not by its old text', async () => {
+      const { ws, acme } = await directory();
+      await h.store.updateRecord(ws.id, acme.id, { data: { name: 'Roadrunner Supplies' }, uniques: [], refs: [] });
+      expect(await names(ws, 'rockets')).toEqual([]);
+      expect(await names(ws, 'roadrun')).toEqual(['Roadrunner Supplies']);
+    });
+
+    it('does not find records of a deleted object type', async () => {
+      const ws = await freshWorkspace(h, 'search');
+      await h.store.createObjectType(ws.id, { slug: 'pets', name: 'Pets', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+      await h.store.createRecord(ws.id, newRecord('pets', { name: 'Snowball' }));
+      await h.store.deleteObjectType(ws.id, 'pets');
+      expect((await search(ws, 'snowball')).total).toBe(0);
+    });
+
+    it('does not match the record ids that reference fields hold', async () => {
+      const { ws, acme } = await directory();
+      expect(await names(ws, acme.id)).toEqual([]);
+      expect(await names(ws, 'rec')).toEqual([]);
+    });
+
+    it('pages the matches and reports their total', async () => {
+      const { ws } = await directory();
+      const all = await search(ws, 'a', { limit: 10 });
+      const first = await search(ws, 'a', { limit: 2 });
+      const rest = await search(ws, 'a', { offset: 2, limit: 10 });
+      expect(all.total).toBe(all.items.length);
+      expect(first.total).toBe(all.total);
+      expect(first.items).toHaveLength(2);
+      expect(sortedIds([...first.items, ...rest.items])).toEqual(sortedIds(all.items));
+    });
+
+    it('finds nothing for input without a word', async () => {
+      const { ws } = await directory();
+      expect(await search(ws, '  *** ()  ')).toEqual({ items: [], total: 0 });
+    });
+
+    it.each(HOSTILE_INPUTS)('treats %j as plain words and never fails on it', async (input) => {
+      const { ws } = await directory();
+      const result = await search(ws, input);
+      expect(result.total).toBe(result.items.length);
+    });
+
+    it('still finds words next to query syntax', async () => {
+      const { ws } = await directory();
+      expect(await names(ws, '"globex"')).toEqual(['Globex']);
+      expect(await names(ws, '(glob*)')).toEqual(['Globex']);
+      expect(await names(ws, '"acme* (rock')).toEqual(['Acme Corporation']);
+    });
+  });
+}

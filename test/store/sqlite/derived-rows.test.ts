@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../../src/domain/types.ts';
+import { tempStore, type TempStore } from './temp-store.ts';
+
+/** The value index and the FTS rows follow each write; stale rows would only cost space, so look. */
+describe('sqlite derived rows', () => {
+  let t: TempStore;
+  let ws: Workspace;
+  beforeEach(async () => {
+    t = await tempStore();
+    ws = await t.workspace();
+  });
+  afterEach(() => t.cleanup());
+
+  const counts = (recordId: string) => {
+    const pk = (t.raw().prepare('SELECT pk FROM records WHERE id = ?').get(recordId) as { pk: number }).pk;
+    const one = (sql: string) => (t.raw().prepare(sql).get(pk) as { n: number }).n;
+    return {
+      values: one('SELECT COUNT(*) AS n FROM record_values WHERE record_pk = ?'),
+      text: one("SELECT COUNT(*) AS n FROM records_fts WHERE rowid = ? AND records_fts MATCH 'acme'"),
+      claims: one('SELECT COUNT(*) AS n FROM record_uniques WHERE record_pk = ?'),
+    };
+  };
+
+  it('indexes one value row per scalar and array element, skipping empty strings, and the text for search', async () => {
+    const record = await t.store.createRecord(ws.id, {
+      object_type_slug: 'companies', data: { name: 'Acme', domain: 'acme.example', employee_count: 3, description: '', tags: ['a', 'b', 'a'] },
+      uniques: [{ field: 'domain', value: 'acme.example' }], refs: [], created_by: null, assignee_id: null,
+    });
+    expect(counts(record.id)).toEqual({ values: 5, text: 1, claims: 1 });
+  });
+
+  it('drops the derived rows of a deleted record and rebuilds them on restore', async () => {
+    const record = await t.store.createRecord(ws.id, {
+      object_type_slug: 'companies', data: { name: 'Acme', domain: 'acme.example' },
+      uniques: [{ field: 'domain', value: 'acme.example' }], refs: [], created_by: null, assignee_id: null,
+    });
+    await t.store.softDeleteRecord(ws.id, record.id);
+    expect(counts(record.id)).toEqual({ values: 0, text: 0, claims: 0 });
+    await t.store.restoreRecord(ws.id, record.id, [{ field: 'domain', value: 'acme.example' }]);
+    expect(counts(record.id)).toEqual({ values: 2, text: 1, claims: 1 });
+  });
+});
+
+describe('sqlite ids', () => {
+  it('keeps the id a create input carries, so the domain can name it before the write', async () => {
+    const t = await tempStore();
+    try {
+      const ws = await t.workspace();
+      const input = { id: 'rec_01ARZ3NDEKTSV4RRFFQ69G5FAV', object_type_slug: 'companies', data: { name: 'Pre' }, uniques: [], refs: [], created_by: null, assignee_id: null };
+      expect((await t.store.createRecord(ws.id, input)).id).toBe(input.id);
+      const type = await t.store.createObjectType(ws.id, { id: 'obj_01ARZ3NDEKTSV4RRFFQ69G5FAV', slug: 'pets', name: 'Pets', fields: [] } as Parameters<typeof t.store.createObjectType>[1]);
+      expect(type.id).toBe('obj_01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
