@@ -7,10 +7,9 @@ import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/object-types.ts';
 import { COUNT_RECORDS } from './cypher/records.ts';
 import { toObjectType } from './rows.ts';
+import { idFor, now } from './stamps.ts';
 import { definedOnly } from './settings.ts';
 import { bind } from './statement.ts';
-
-const now = (): string => new Date().toISOString();
 
 function fieldParams(field: NewField) {
   return {
@@ -22,7 +21,7 @@ function fieldParams(field: NewField) {
 /** Writes an object type and its fields inside the caller's transaction; returns its id. */
 export async function insertObjectType(tx: Tx, workspaceId: string, input: NewObjectType, at: string): Promise<string> {
   const row = await tx.first(bind(Q.CREATE_OBJECT_TYPE, {
-    workspace_id: workspaceId, id: newId('objectType'), slug: input.slug, name: input.name, icon: input.icon ?? null,
+    workspace_id: workspaceId, id: idFor('objectType', input), slug: input.slug, name: input.name, icon: input.icon ?? null,
     color: input.color ?? null, description: input.description ?? null, standard: input.standard ?? false, now: at,
     fields: input.fields.map((field, position) => ({ id: newId('field'), slug: field.slug, ...fieldParams(field), position })),
   }));

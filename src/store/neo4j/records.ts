@@ -1,5 +1,4 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
 import type { RecordData, Relation, StoredRecord } from '../../domain/types.ts';
 import type { FieldRef, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
 import { claimConflict, uniqueValueTaken } from './conflicts.ts';
@@ -8,9 +7,8 @@ import * as Q from './cypher/records.ts';
 import { fieldValues, searchText } from './encoding.ts';
 import { requireObjectType } from './object-types.ts';
 import { props, toRecord, toRelation } from './rows.ts';
+import { idFor, now } from './stamps.ts';
 import { bind } from './statement.ts';
-
-const now = (): string => new Date().toISOString();
 
 /** A record as read for a write: the stored record and the id of its object type. */
 interface Target {
@@ -87,7 +85,7 @@ export function recordMethods(conn: Connection) {
       return conn.write(async (tx) => {
         const type = await requireObjectType(tx, workspaceId, input.object_type_slug);
         const at = now();
-        const id = newId('record');
+        const id = idFor('record', input);
         await tx.rows(bind(Q.CREATE_RECORD, {
           id, workspace_id: workspaceId, object_type_id: type.id, object_type_slug: type.slug, data: JSON.stringify(input.data),
           assignee_id: input.assignee_id, created_by: input.created_by, now: at,

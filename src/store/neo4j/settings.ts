@@ -7,9 +7,8 @@ import type { Connection } from './connection.ts';
 import * as Q from './cypher/settings.ts';
 import { insertObjectType } from './object-types.ts';
 import { props, toApiKey, toUser, toWorkspace } from './rows.ts';
+import { now } from './stamps.ts';
 import { bind } from './statement.ts';
-
-const now = (): string => new Date().toISOString();
 
 /** Keeps the keys whose value is not undefined (undefined = unchanged; null clears). */
 export function definedOnly(patch: Record<string, unknown>): Record<string, unknown> {
