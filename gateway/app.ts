@@ -55,7 +55,9 @@ const countRequests: Middleware<GatewayState> = async (ctx, next) => {
   try {
     await next();
   } finally {
-    requests.inc({ edge: ctx.state.edge ?? 'none', status: String(ctx.status) });
+    // Edges that answer through the raw response (MCP, GraphQL) leave ctx.status untouched.
+    const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+    requests.inc({ edge: ctx.state.edge ?? 'none', status: String(status) });
   }
 };
 
