@@ -20,6 +20,7 @@ const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Ever
   crm keys revoke --key-id K
   crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
   crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
+  crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
 Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
 
@@ -85,6 +86,9 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
 async function runWithStore(store: Store, config: Config, group: string, action: string | undefined, rest: string[], v: Values) {
   const cmd = `${group} ${action ?? ''}`.trim();
   switch (cmd) {
+    case 'migrate':
+      // openStore already ran init(), which applies pending migrations idempotently.
+      return { json: { store: store.kind, migrated: true }, text: `${store.kind} store schema is up to date` };
     case 'workspace create': {
       const days = v['trial-days'] === undefined ? undefined : Number(v['trial-days']);
       if (days !== undefined && (!Number.isFinite(days) || days < 0)) throw new UsageError('--trial-days must be a number of days');
