@@ -4,11 +4,8 @@ import { CrmError, isCrmError } from '../src/domain/errors.ts';
 import { addUser, createKey, createWorkspace, listKeys, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/store/port.ts';
-import { authenticate } from './auth/principal.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
-import { invokeTool } from './tools/invoke.ts';
 
 const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
 
@@ -58,6 +55,8 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
   if (v.help || !group) throw new UsageError('');
 
   if (group === 'serve') {
+    // The server and tool stack load only for the commands that need them: settings commands stay quick.
+    const { startServer } = await import('./server.ts');
     const running = await startServer(config);
     const { url } = running;
     process.stdout.write(`crm serving on ${url} (store: ${config.store}, data: ${config.store === 'sqlite' ? config.dataDir : config.neo4j?.uri})\n`);
@@ -145,6 +144,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
             throw new CrmError('validation_error', 'the parameters must be a JSON object', { param: 'params', rule: 'json' });
           }
         }
+        const [{ authenticate }, { invokeTool }] = await Promise.all([import('./auth/principal.ts'), import('./tools/invoke.ts')]);
         const principal = await authenticate(store, `Bearer ${key}`, config.keyPrefix);
         const result = await invokeTool(store, principal, 'cli', action, params);
         return { json: result, text: JSON.stringify(result, null, 2) };

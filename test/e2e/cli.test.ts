@@ -27,7 +27,8 @@ const json = async (...args: string[]) => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the crm command line', () => {
+// Each step spawns a fresh `crm` process; under a loaded CI machine that takes seconds.
+describe('the crm command line', { timeout: 90_000 }, () => {
   it('creates a workspace, a member and a key, calls a tool with it, lists, revokes, and applies billing', async () => {
     const { workspace_id } = await json('workspace', 'create', '--name', 'Acme Inc');
     expect(workspace_id).toMatch(/^ws_/);
