@@ -12,6 +12,12 @@ export const ID_PREFIXES = {
   field: 'fld',
   record: 'rec',
   relation: 'rel',
+  list: 'lst',
+  entry: 'ent',
+  view: 'viw',
+  note: 'nte',
+  task: 'tsk',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -37,6 +43,43 @@ function encodeRandom(): string {
 
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom()}`;
+}
+
+/** The last monotonic id's time and random digits (base-32 values), shared by every kind. */
+let lastTime = -1;
+let lastDigits: number[] = [];
+
+function randomDigits(): number[] {
+  return [...randomBytes(16)].map((byte) => byte % 32);
+}
+
+/** Adds one to base-32 digits in place; false when they overflow (all were 31). */
+function increment(digits: number[]): boolean {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i]! < 31) {
+      digits[i] = digits[i]! + 1;
+      return true;
+    }
+    digits[i] = 0;
+  }
+  return false;
+}
+
+/**
+ * An id like `newId` that also sorts after every monotonic id this process made before, even
+ * within one millisecond or when the clock steps back: a later call in the same (or an earlier)
+ * millisecond keeps the last time and adds one to the last random part (a monotonic ULID). Used
+ * where order of writing matters, e.g. timeline events read newest first by id.
+ */
+export function newMonotonicId(kind: IdKind, now: number = Date.now()): string {
+  if (now > lastTime) {
+    lastTime = now;
+    lastDigits = randomDigits();
+  } else if (!increment(lastDigits)) {
+    lastTime += 1;
+    lastDigits = randomDigits();
+  }
+  return `${ID_PREFIXES[kind]}_${encodeTime(lastTime)}${lastDigits.map((d) => ALPHABET[d]).join('')}`;
 }
 
 const ID_SHAPE = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -131,3 +131,123 @@ export interface Relation {
   to_object: string;
   created_at: string;
 }
+
+// ---- The everyday work surface: lists, views, notes, tasks, the timeline (issue 6) ----
+
+export const NOTE_KINDS = ['note', 'call', 'meeting', 'email'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+
+export const NOTE_FORMATS = ['plain', 'markdown'] as const;
+export type NoteFormat = (typeof NOTE_FORMATS)[number];
+
+export const TASK_STATUSES = ['open', 'in_progress', 'done'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** A list of records of one object type, with entry fields of its own (a status field makes it a pipeline). */
+export interface CrmList {
+  id: string;
+  workspace_id: string;
+  object_type_slug: string;
+  name: string;
+  description: string | null;
+  fields: FieldDef[];
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** A record's membership of a list; `data` is keyed by the list's field slugs. */
+export interface ListEntry {
+  id: string;
+  workspace_id: string;
+  list_id: string;
+  record_id: string;
+  data: RecordData;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ViewSort {
+  field: string;
+  ascending: boolean;
+}
+
+/** A saved view of an object type, or of a list (then `list_id` is set). */
+export interface SavedView {
+  id: string;
+  workspace_id: string;
+  name: string;
+  object_type_slug: string;
+  list_id: string | null;
+  /** The public filter object as saved (validated against the fields when saved). */
+  filters: Record<string, unknown> | null;
+  sorts: ViewSort[];
+  visible_fields: string[];
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface Note {
+  id: string;
+  workspace_id: string;
+  kind: NoteKind;
+  title: string;
+  body: string;
+  format: NoteFormat;
+  record_ids: string[];
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface Task {
+  id: string;
+  workspace_id: string;
+  title: string;
+  body: string;
+  status: TaskStatus;
+  /** ISO-8601 timestamp (UTC) or null. */
+  due_at: string | null;
+  assignee_id: string | null;
+  record_ids: string[];
+  created_by: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove'] as const;
+export type EventAction = (typeof EVENT_ACTIONS)[number];
+
+export const RESOURCE_TYPES = ['record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** One field's change: absent `before` means it was set, absent `after` that it was cleared. */
+export interface FieldChange {
+  before?: unknown;
+  after?: unknown;
+}
+
+/** An append-only history entry: who (user, key, call style, tool) did what to which resource, when. */
+export interface TimelineEvent {
+  id: string;
+  workspace_id: string;
+  at: string;
+  actor_id: string | null;
+  key_id: string | null;
+  via: CallStyle | null;
+  tool: string | null;
+  action: EventAction;
+  resource_type: ResourceType;
+  resource_id: string;
+  /** The records the event concerns (a record's own events, notes and tasks on it, its list entries). */
+  record_ids: string[];
+  /** Field-level changes; null where there is no field data (e.g. a delete). */
+  diff: Record<string, FieldChange> | null;
+}

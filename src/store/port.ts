@@ -1,4 +1,6 @@
 import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
+import type { DumpStore } from './port-dump.ts';
+import type { NewEvent, WorkStore } from './port-work.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
 } from '../domain/types.ts';
@@ -10,10 +12,14 @@ import type {
  * - The domain validates before calling; adapters do not re-validate values, they persist them.
  * - Adapters raise CrmError: `conflict` for a taken unique value or slug, `not_found` for a
  *   missing target, `unavailable` when the database cannot be reached.
- * - Ids and timestamps are assigned by the adapter (ids via domain/ids.ts newId).
+ * - Ids and timestamps are assigned by the adapter (ids via domain/ids.ts newId), except that a
+ *   create input may carry its `id` (the domain pre-assigns ids so a creation's timeline event can
+ *   name the new resource; import keeps ids).
  * - Soft-deleted records are invisible to get/list/search/relations unless `includeDeleted`.
+ * - Mutators take the timeline events of the change (`events`) and write them in the same
+ *   transaction as the change; a failed change writes no event (port-work.ts has the timeline).
  */
-export interface Store {
+export interface Store extends WorkStore, DumpStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   /** Creates or migrates the schema; idempotent. */
@@ -48,13 +54,13 @@ export interface Store {
   /** A live object type by slug, or null. */
   getObjectType(workspaceId: string, slug: string): Promise<ObjectType | null>;
   /** `conflict` when a live object type has the slug. */
-  createObjectType(workspaceId: string, input: NewObjectType): Promise<ObjectType>;
-  updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch): Promise<ObjectType>;
+  createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): Promise<ObjectType>;
+  updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): Promise<ObjectType>;
   /** Soft delete. The slug becomes free for a new object type. */
-  deleteObjectType(workspaceId: string, slug: string): Promise<ObjectType>;
+  deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): Promise<ObjectType>;
   /** `conflict` when the object type already has a field with the slug. */
-  addField(workspaceId: string, objectSlug: string, field: NewField): Promise<ObjectType>;
-  updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch): Promise<ObjectType>;
+  addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): Promise<ObjectType>;
+  updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch, events?: NewEvent[]): Promise<ObjectType>;
   /** Number of live records of an object type. */
   countRecords(workspaceId: string, objectSlug: string): Promise<number>;
 
@@ -64,16 +70,22 @@ export interface Store {
    * `conflict` (details: {param: `data.<field>`, field}) when a unique value is taken by a live
    * record of the same object type.
    */
-  createRecord(workspaceId: string, input: NewRecord): Promise<StoredRecord>;
+  createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): Promise<StoredRecord>;
+  /**
+   * The bulk path (imports, benchmark datasets): writes many already-validated records with their
+   * claims and relations in one transaction per call, all or none. Refs may point at records of
+   * the same batch. Same conflicts as createRecord (details also carry the batch `index`).
+   */
+  createRecords(workspaceId: string, inputs: NewRecord[], events?: NewEvent[]): Promise<number>;
   getRecord(workspaceId: string, recordId: string, opts?: { includeDeleted?: boolean }): Promise<StoredRecord | null>;
   /** Live records among the ids, in no particular order; unknown ids are skipped. */
   getRecords(workspaceId: string, recordIds: readonly string[]): Promise<StoredRecord[]>;
   /** Replaces data, unique claims and field relations as a whole. Same conflicts as create. */
-  updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }): Promise<StoredRecord>;
+  updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[]): Promise<StoredRecord>;
   /** Marks the record deleted and releases its unique claims. */
-  softDeleteRecord(workspaceId: string, recordId: string): Promise<StoredRecord>;
+  softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): Promise<StoredRecord>;
   /** Clears deleted_at and re-claims the given unique values (`conflict` if one was taken since). */
-  restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[]): Promise<StoredRecord>;
+  restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[], events?: NewEvent[]): Promise<StoredRecord>;
   listRecords(workspaceId: string, query: RecordQuery): Promise<{ items: StoredRecord[]; total: number }>;
   /**
    * Full-text search over the text of live records (prefix match per word, all words must match),
@@ -133,6 +145,7 @@ export interface FieldPatch {
 }
 
 export interface NewObjectType {
+  id?: string;
   slug: string;
   name: string;
   icon?: string | null;
@@ -168,6 +181,7 @@ export interface RecordWrite {
 }
 
 export interface NewRecord extends RecordWrite {
+  id?: string;
   object_type_slug: string;
   created_by: string | null;
   assignee_id: string | null;
@@ -189,3 +203,4 @@ export interface SearchQuery {
 }
 
 export type { FieldDef };
+export type * from './port-work.ts';

@@ -1,14 +1,22 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Store } from '../../src/store/port.ts';
 import type { Harness } from './conformance/harness.ts';
+import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
+import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
+import { listCases } from './conformance/lists.cases.ts';
+import { noteCases } from './conformance/notes.cases.ts';
 import { objectTypeCases } from './conformance/object-types.cases.ts';
 import { recordCases } from './conformance/records.cases.ts';
 import { relationCases } from './conformance/relations.cases.ts';
 import { searchCases } from './conformance/search.cases.ts';
 import { settingsCases } from './conformance/settings.cases.ts';
 import { sortingCases } from './conformance/sorting.cases.ts';
+import { taskCases } from './conformance/tasks.cases.ts';
+import { timelineCases } from './conformance/timeline.cases.ts';
+import { viewCases } from './conformance/views.cases.ts';
+import { workIsolationCases } from './conformance/work-isolation.cases.ts';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -46,5 +54,13 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     sortingCases(harness);
     searchCases(harness);
     isolationCases(harness);
+    bulkRecordCases(harness);
+    listCases(harness);
+    entryCases(harness);
+    viewCases(harness);
+    noteCases(harness);
+    taskCases(harness);
+    timelineCases(harness);
+    workIsolationCases(harness);
   });
 }

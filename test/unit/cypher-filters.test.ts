@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ComparisonNode } from '../../src/domain/filter-ast.ts';
-import { SAMPLE_FILTERS, SAMPLE_SORTS } from '../../src/store/neo4j/catalog.ts';
-import { listStatements, searchStatements } from '../../src/store/neo4j/cypher/queries.ts';
-import { filterToCypher, sortToCypher } from '../../src/store/neo4j/filter-cypher.ts';
+import { SAMPLE_ENTRY_FILTERS, SAMPLE_FILTERS, SAMPLE_SORTS } from '../../src/store/neo4j/catalog.ts';
+import { entryListStatements, listStatements, searchStatements } from '../../src/store/neo4j/cypher/queries.ts';
+import { ENTRY_ITEMS, filterToCypher, sortToCypher } from '../../src/store/neo4j/filter-cypher.ts';
 
 /** The Cypher and parameters the filter translator generates, pinned by snapshots. */
 
 const OBJECT_TYPE_ID = 'obj_01JB0000000000000000000000';
+const LIST_ID = 'lst_01JB0000000000000000000000';
 
 describe('filterToCypher', () => {
   it.each(SAMPLE_FILTERS.map(([name, filter]) => [name, filter] as const))('translates %s', (_name, filter) => {
@@ -52,6 +53,22 @@ describe('filterToCypher', () => {
   });
 });
 
+describe('filterToCypher on list entries', () => {
+  it.each(SAMPLE_ENTRY_FILTERS.map(([name, filter]) => [name, filter] as const))('translates %s', (_name, filter) => {
+    expect(filterToCypher(filter, ENTRY_ITEMS)).toMatchSnapshot();
+  });
+
+  it('reads record_id from the record the entry holds, and data fields exactly as on records', () => {
+    const [[, systemEq], [, nested]] = [SAMPLE_FILTERS.find(([n]) => n === 'system record_id eq')!, SAMPLE_FILTERS.at(-1)!];
+    expect(filterToCypher(systemEq, ENTRY_ITEMS)).toEqual({ cypher: 'r.record_id = $c0_value', params: { c0_value: 'rec_01JB0000000000000000000001' } });
+    expect(filterToCypher(nested, ENTRY_ITEMS)).toEqual(filterToCypher(nested));
+  });
+
+  it('breaks ties by the entry id, also when sorting by record_id', () => {
+    expect(sortToCypher({ field: 'record_id', system: true, valueKind: 'text', ascending: false }, ENTRY_ITEMS).orderBy).toBe('r.record_id DESC, r.id DESC');
+  });
+});
+
 describe('sortToCypher', () => {
   it.each(SAMPLE_SORTS.map(([name, sort]) => [name, sort] as const))('orders by %s', (_name, sort) => {
     expect(sortToCypher(sort)).toMatchSnapshot();
@@ -67,6 +84,15 @@ describe('listStatements', () => {
     expect(built.page.params).toMatchSnapshot('page params');
     expect(built.count.cypher).toMatchSnapshot('count cypher');
     expect(built.count.params).toMatchSnapshot('count params');
+  });
+});
+
+describe('entryListStatements', () => {
+  it('builds the page and the count of a filtered, sorted list of entries whose records are live', () => {
+    const built = entryListStatements({ list_id: LIST_ID, filter: SAMPLE_FILTERS.at(-1)![1], sort: SAMPLE_SORTS[3]![1], offset: 25, limit: 25 });
+    expect(built.page.cypher).toMatchSnapshot('page cypher');
+    expect(built.page.params).toMatchSnapshot('page params');
+    expect(built.count).toMatchSnapshot('count');
   });
 });
 

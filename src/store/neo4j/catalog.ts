@@ -1,6 +1,7 @@
 import type { ComparisonNode, FilterNode, FilterOperator, SortSpec, ValueKind } from '../../domain/filter-ast.ts';
-import { listStatements, searchStatements } from './cypher/queries.ts';
+import { entryListStatements, listStatements, searchStatements, type ListParams } from './cypher/queries.ts';
 import { searchQuery } from './encoding.ts';
+import type { PageStatements } from './pages.ts';
 import { schemaStatements } from './schema.ts';
 import { registeredStatements } from './statement.ts';
 import './index.ts';
@@ -9,7 +10,8 @@ import './index.ts';
  * Every Cypher statement the adapter can send, for the lint test: the fixed statements, the
  * schema files, and representative outputs of the run-time builders — each filter operator on
  * each kind of value (single and multi-valued, data and system fields), empty groups, every kind
- * of sort, and both search scopes. Each entry carries the parameters it is run with.
+ * of sort, both search scopes, and list entry pages (system fields, a nested filter, every sort).
+ * Each entry carries the parameters it is run with.
  */
 export interface CatalogEntry {
   name: string;
@@ -18,6 +20,7 @@ export interface CatalogEntry {
 }
 
 const OBJECT_TYPE_ID = 'obj_01JB0000000000000000000000';
+const LIST_ID = 'lst_01JB0000000000000000000000';
 const WORKSPACE_ID = 'ws_01JB0000000000000000000000';
 
 function cmp(field: string, op: FilterOperator, value: ComparisonNode['value'], valueKind: ValueKind, extra: Partial<ComparisonNode> = {}): ComparisonNode {
@@ -73,21 +76,30 @@ export const SAMPLE_SORTS: ReadonlyArray<readonly [string, SortSpec]> = [
 
 const DEFAULT_SORT = SAMPLE_SORTS[0]![1];
 
+/** The entry filters the catalog lints: those whose text differs for entries, and one of each shape. */
+export const SAMPLE_ENTRY_FILTERS = SAMPLE_FILTERS.filter(([name]) => name.startsWith('system ') || ['multi is_empty', 'and of or'].includes(name));
+
+type ListingQuery = Omit<ListParams, 'object_type_id'>;
+
+/** The run-time listings: records of an object type, entries of a list; each with the filters linted for it. */
+const LISTINGS: ReadonlyArray<readonly [string, (q: ListingQuery) => PageStatements, typeof SAMPLE_FILTERS]> = [
+  ['list', (q) => listStatements({ object_type_id: OBJECT_TYPE_ID, ...q }), SAMPLE_FILTERS],
+  ['entry', (q) => entryListStatements({ list_id: LIST_ID, ...q }), SAMPLE_ENTRY_FILTERS],
+];
+
 /** The whole catalog, in a stable order. */
 export function cypherCatalog(): CatalogEntry[] {
   const entries: CatalogEntry[] = registeredStatements().map((s) => ({
     name: s.name, cypher: s.cypher, params: Object.fromEntries(s.params.map((p) => [p, null])),
   }));
   for (const s of schemaStatements()) entries.push({ name: `schema ${s.source}`, cypher: s.cypher, params: {} });
-  for (const [name, filter] of SAMPLE_FILTERS) {
-    entries.push({ name: `list page, filter ${name}`, ...listStatements({ object_type_id: OBJECT_TYPE_ID, filter, sort: DEFAULT_SORT, offset: 0, limit: 25 }).page });
-  }
-  for (const filter of [undefined, SAMPLE_FILTERS.at(-1)![1]]) {
-    const { count } = listStatements({ object_type_id: OBJECT_TYPE_ID, ...(filter ? { filter } : {}), sort: DEFAULT_SORT, offset: 0, limit: 25 });
-    entries.push({ name: `list count, ${filter ? 'filtered' : 'no filter'}`, ...count });
-  }
-  for (const [name, sort] of SAMPLE_SORTS) {
-    entries.push({ name: `list page, sort ${name}`, ...listStatements({ object_type_id: OBJECT_TYPE_ID, sort, offset: 50, limit: 25 }).page });
+  for (const [kind, build, filters] of LISTINGS) {
+    for (const [name, filter] of filters) entries.push({ name: `${kind} page, filter ${name}`, ...build({ filter, sort: DEFAULT_SORT, offset: 0, limit: 25 }).page });
+    for (const filter of [undefined, SAMPLE_FILTERS.at(-1)![1]]) {
+      const { count } = build({ ...(filter ? { filter } : {}), sort: DEFAULT_SORT, offset: 0, limit: 25 });
+      entries.push({ name: `${kind} count, ${filter ? 'filtered' : 'no filter'}`, ...count });
+    }
+    for (const [name, sort] of SAMPLE_SORTS) entries.push({ name: `${kind} page, sort ${name}`, ...build({ sort, offset: 50, limit: 25 }).page });
   }
   for (const anyType of [true, false]) {
     const query = searchQuery('Acme café', anyType ? WORKSPACE_ID : OBJECT_TYPE_ID)!;

@@ -35,3 +35,22 @@ export function claimConflict(claims: readonly UniqueClaim[]): (driverMessage: s
     return uniqueValueTaken(claim?.field ?? 'unique');
   };
 }
+
+/** A batch entry whose record is already in the list, or earlier in the same batch. */
+export function entryTaken(index: number, recordId: string, where: 'already in the list' | 'in this batch twice'): CrmError {
+  const param = `entries[${index}].record_id`;
+  return new CrmError('conflict', `${param}: the record ${JSON.stringify(recordId)} is ${where}`, { param, index, record_id: recordId });
+}
+
+/**
+ * For a failed ListEntry (list_id, record_id) constraint: a writer the batch check could not see
+ * put one of the records into the list meanwhile; names the entry whose record the driver names
+ * (another constraint, such as a given entry id already in use, is a plain conflict).
+ */
+export function entryConflict(recordIds: readonly string[]): (driverMessage: string) => CrmError {
+  return (driverMessage) => {
+    const named = /`record_id` = '((?:[^'\\]|\\.)*)'/.exec(driverMessage)?.[1];
+    const index = recordIds.findIndex((id) => id === named);
+    return index >= 0 ? entryTaken(index, recordIds[index]!, 'already in the list') : new CrmError('conflict', 'The value is already taken', { rule: 'unique' });
+  };
+}

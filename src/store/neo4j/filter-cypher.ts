@@ -3,7 +3,8 @@ import type { ComparisonNode, FilterNode, FilterOperator, SortSpec, SystemField 
 import { asciiLower } from './encoding.ts';
 
 /**
- * The filter AST as a Cypher condition on `r` (a `:Record`), and a sort as an ORDER BY: pure
+ * The filter AST as a Cypher condition on `r` (an item: a `:Record` or a `:ListEntry`), and a sort
+ * as an ORDER BY: pure
  * functions, deterministic (parameters are numbered `c0_…`, `c1_…` in the order comparisons
  * appear), with every value passed as a parameter. Semantics mirror the SQLite adapter exactly:
  *
@@ -24,11 +25,20 @@ export interface CypherFragment {
   params: Record<string, unknown>;
 }
 
-const SYSTEM_PROPERTIES: { readonly [F in SystemField]: string } = {
-  record_id: 'r.id',
-  created_at: 'r.created_at',
-  updated_at: 'r.updated_at',
-};
+/**
+ * What filters and sorts range over: items bound to `r` with `HAS_VALUE` edges to FieldValue nodes
+ * (records, list entries), and the property of `r` behind each system field. Ties in a sort are
+ * always broken by the item's own `r.id`.
+ */
+export interface ItemSpace {
+  readonly system: { readonly [F in SystemField]: string };
+}
+
+/** Records: `record_id` is the record's own id. */
+export const RECORD_ITEMS: ItemSpace = { system: { record_id: 'r.id', created_at: 'r.created_at', updated_at: 'r.updated_at' } };
+
+/** List entries: `record_id` is the record the entry holds; created_at and updated_at are the entry's. */
+export const ENTRY_ITEMS: ItemSpace = { system: { record_id: 'r.record_id', created_at: 'r.created_at', updated_at: 'r.updated_at' } };
 
 const NEGATED: Partial<Record<FilterOperator, FilterOperator>> = { ne: 'eq', not_in: 'in', is_empty: 'is_not_empty' };
 const RANGE = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -74,13 +84,13 @@ function positiveTest(node: ComparisonNode, op: FilterOperator, property: string
   }
 }
 
-function comparison(node: ComparisonNode, p: Params): string {
+function comparison(node: ComparisonNode, p: Params, space: ItemSpace): string {
   const negated = NEGATED[node.op];
   const op = negated ?? node.op;
   const prefix = p.prefix();
   let cypher: string;
   if (node.system) {
-    const property = SYSTEM_PROPERTIES[node.field as SystemField];
+    const property = space.system[node.field as SystemField];
     cypher = positiveTest(node, op, property, property, p, prefix) ?? 'true';
   } else {
     const field = p.add(`${prefix}_field`, node.field);
@@ -91,34 +101,34 @@ function comparison(node: ComparisonNode, p: Params): string {
   return negated ? `NOT (${cypher})` : cypher;
 }
 
-function translate(node: FilterNode, p: Params): string {
+function translate(node: FilterNode, p: Params, space: ItemSpace): string {
   switch (node.kind) {
     case 'cmp':
-      return comparison(node, p);
+      return comparison(node, p, space);
     case 'and':
     case 'or':
       if (node.nodes.length === 0) return node.kind === 'and' ? 'true' : 'false';
-      return node.nodes.map((child) => `(${translate(child, p)})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
+      return node.nodes.map((child) => `(${translate(child, p, space)})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
     default:
       return unreachable(node);
   }
 }
 
 /** A condition on `r` for the filter; `true` without one. An empty `and` is true, an empty `or` false. */
-export function filterToCypher(node: FilterNode | undefined): CypherFragment {
+export function filterToCypher(node: FilterNode | undefined, space: ItemSpace = RECORD_ITEMS): CypherFragment {
   const p = new Params();
-  return { cypher: node ? translate(node, p) : 'true', params: p.values };
+  return { cypher: node ? translate(node, p, space) : 'true', params: p.values };
 }
 
 /**
- * How to order records: by a system property, or by a field's smallest value ascending (largest
- * descending, for multi-valued fields), records without a value last in both directions, ties by
- * record id in the sort's direction. `match` (possibly empty) binds `sort_key` for `orderBy`.
+ * How to order items: by a system property, or by a field's smallest value ascending (largest
+ * descending, for multi-valued fields), items without a value last in both directions, ties by
+ * item id in the sort's direction. `match` (possibly empty) binds `sort_key` for `orderBy`.
  */
-export function sortToCypher(sort: SortSpec): { match: string; orderBy: string; params: Record<string, unknown> } {
+export function sortToCypher(sort: SortSpec, space: ItemSpace = RECORD_ITEMS): { match: string; orderBy: string; params: Record<string, unknown> } {
   const direction = sort.ascending ? 'ASC' : 'DESC';
   if (sort.system) {
-    return { match: 'WITH r', orderBy: `${SYSTEM_PROPERTIES[sort.field as SystemField]} ${direction}, r.id ${direction}`, params: {} };
+    return { match: 'WITH r', orderBy: `${space.system[sort.field as SystemField]} ${direction}, r.id ${direction}`, params: {} };
   }
   const property = sort.valueKind === 'text' ? 's.t' : 's.n';
   return {

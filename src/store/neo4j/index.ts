@@ -1,10 +1,18 @@
 import type { Store } from '../port.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
+import { dumpMethods } from './dump.ts';
+import { entryMethods } from './entries.ts';
+import { listMethods } from './lists.ts';
+import { loadMethods } from './load.ts';
+import { noteMethods } from './notes.ts';
 import { objectTypeMethods } from './object-types.ts';
 import { queryMethods } from './queries.ts';
 import { recordMethods } from './records.ts';
 import { applySchema } from './schema.ts';
 import { settingsMethods } from './settings.ts';
+import { taskMethods } from './tasks.ts';
+import { timelineMethods } from './timeline.ts';
+import { viewMethods } from './views.ts';
 
 export type { Neo4jOptions } from './connection.ts';
 export { translateNeo4jError } from './errors.ts';
@@ -14,7 +22,9 @@ export { purgeNeo4jWorkspaces } from './purge.ts';
 /**
  * The production Store on Neo4j (community edition, no plugins). `init()` checks the connection
  * once — failing fast with `unavailable` naming the address — and applies `schema/neo4j/*.cypher`.
- * Every session names the database; every unit of work is a managed transaction.
+ * Every session names the database; every unit of work is a managed transaction. `dumpWorkspace`
+ * reads in pages and `loadDump` writes in batches (dump.ts, load.ts): neither holds a transaction
+ * open across the caller's awaits.
  */
 export function createNeo4jStore(opts: Neo4jOptions): Store {
   const conn = new Connection(opts);
@@ -37,5 +47,13 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...objectTypeMethods(conn),
     ...recordMethods(conn),
     ...queryMethods(conn),
+    ...listMethods(conn),
+    ...entryMethods(conn),
+    ...viewMethods(conn),
+    ...noteMethods(conn),
+    ...taskMethods(conn),
+    ...timelineMethods(conn),
+    ...dumpMethods(conn),
+    ...loadMethods(conn),
   };
 }

@@ -10,6 +10,7 @@
 
 export const LABELS = [
   'Workspace', 'User', 'ApiKey', 'ObjectType', 'Field', 'Record', 'FieldValue', 'UniqueClaim',
+  'List', 'ListEntry', 'View', 'Note', 'Task', 'Event',
 ] as const;
 
 export const RELATIONSHIP_TYPES = [
@@ -19,13 +20,19 @@ export const RELATIONSHIP_TYPES = [
   'HAS_VALUE',
   /** (:Record)-[:RELATES_TO {type, source, created_at}]->(:Record): field references and links. */
   'RELATES_TO',
+  /** (:ListEntry)-[:ENTRY_OF]->(:Record): the record a list entry holds (entries also have HAS_VALUE). */
+  'ENTRY_OF',
+  /** (:Note|:Task)-[:ABOUT {position}]->(:Record): the records a note is attached to, a task linked to. */
+  'ABOUT',
+  /** (:Event)-[:CONCERNS]->(:Record): the records a timeline event names. */
+  'CONCERNS',
 ] as const;
 
 export const PROPERTY_KEYS = [
   // shared
   'id', 'workspace_id', 'name', 'created_at', 'updated_at', 'deleted_at', 'description', 'seq',
-  // Workspace
-  'plan', 'trial_ends_at',
+  // Workspace (`loading` only while an import is writing it, see load.ts)
+  'plan', 'trial_ends_at', 'loading',
   // User
   'email', 'email_key', 'role',
   // ApiKey
@@ -42,8 +49,20 @@ export const PROPERTY_KEYS = [
   'record_id', 'value',
   // RELATES_TO
   'source',
+  // List (also object_type_slug, name, description, created_by, seq)
+  'fields', 'entry_seq',
+  // ListEntry (also list_id, record_id, data, created_by, seq)
+  'list_id',
+  // View
+  'filters', 'sorts', 'visible_fields',
+  // Note
+  'kind', 'title', 'body', 'format',
+  // Task (also title, body, assignee_id, created_by)
+  'status', 'due_at', 'completed_at',
+  // Event
+  'at', 'actor_id', 'key_id', 'via', 'tool', 'action', 'resource_type', 'resource_id', 'record_ids', 'diff',
   // keys of parameter maps read as `ref.to_id` (the others coincide with property keys above)
-  'to_id',
+  'to_id', 'from_id', 'values', 'concerns',
 ] as const;
 
 export type Label = (typeof LABELS)[number];

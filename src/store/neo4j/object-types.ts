@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ObjectType } from '../../domain/types.ts';
-import type { FieldPatch, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
+import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
 import { fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/object-types.ts';
@@ -10,6 +10,7 @@ import { toObjectType } from './rows.ts';
 import { idFor, now } from './stamps.ts';
 import { definedOnly } from './settings.ts';
 import { bind } from './statement.ts';
+import { writeWithEvents } from './timeline.ts';
 
 function fieldParams(field: NewField) {
   return {
@@ -57,25 +58,29 @@ export function objectTypeMethods(conn: Connection) {
       return conn.read((tx) => findObjectType(tx, workspaceId, slug));
     },
 
-    async createObjectType(workspaceId: string, input: NewObjectType): Promise<ObjectType> {
-      return conn.write(async (tx) => reread(tx, workspaceId, await insertObjectType(tx, workspaceId, input, now())), () => objectSlugTaken(input.slug));
+    async createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): Promise<ObjectType> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => reread(tx, workspaceId, await insertObjectType(tx, workspaceId, input, now())), () => objectSlugTaken(input.slug));
     },
 
-    async updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch): Promise<ObjectType> {
+    async updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): Promise<ObjectType> {
       const set = definedOnly({ name: patch.name, icon: patch.icon, color: patch.color, description: patch.description });
-      const row = await conn.write((tx) => tx.first(bind(Q.UPDATE_OBJECT_TYPE, { workspace_id: workspaceId, slug, patch: set, now: now() })));
-      if (!row) throw notFound('object type', slug);
-      return toObjectType(row);
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        const row = await tx.first(bind(Q.UPDATE_OBJECT_TYPE, { workspace_id: workspaceId, slug, patch: set, now: now() }));
+        if (!row) throw notFound('object type', slug);
+        return toObjectType(row);
+      });
     },
 
-    async deleteObjectType(workspaceId: string, slug: string): Promise<ObjectType> {
-      const row = await conn.write((tx) => tx.first(bind(Q.DELETE_OBJECT_TYPE, { workspace_id: workspaceId, slug, now: now() })));
-      if (!row) throw notFound('object type', slug);
-      return toObjectType(row);
+    async deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): Promise<ObjectType> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        const row = await tx.first(bind(Q.DELETE_OBJECT_TYPE, { workspace_id: workspaceId, slug, now: now() }));
+        if (!row) throw notFound('object type', slug);
+        return toObjectType(row);
+      });
     },
 
-    async addField(workspaceId: string, objectSlug: string, field: NewField): Promise<ObjectType> {
-      return conn.write(async (tx) => {
+    async addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): Promise<ObjectType> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const row = await tx.first(bind(Q.ADD_FIELD, {
           workspace_id: workspaceId, slug: objectSlug, id: newId('field'), ...fieldParams(field), field_slug: field.slug, now: now(),
         }));
@@ -84,12 +89,12 @@ export function objectTypeMethods(conn: Connection) {
       }, () => fieldSlugTaken(field.slug));
     },
 
-    async updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch): Promise<ObjectType> {
+    async updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch, events?: NewEvent[]): Promise<ObjectType> {
       const set = definedOnly({
         name: patch.name, description: patch.description, required: patch.required, unique: patch.unique,
         archived: patch.archived, config: patch.config === undefined ? undefined : JSON.stringify(patch.config),
       });
-      return conn.write(async (tx) => {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const type = await requireObjectType(tx, workspaceId, objectSlug);
         const row = await tx.first(bind(Q.UPDATE_FIELD, { workspace_id: workspaceId, slug: objectSlug, field_slug: fieldSlug, patch: set, now: now() }));
         if (!row) throw notFound('field', `${objectSlug}.${fieldSlug}`);

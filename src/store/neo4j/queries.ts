@@ -1,7 +1,8 @@
 import type { StoredRecord } from '../../domain/types.ts';
 import type { RecordQuery, SearchQuery } from '../port.ts';
 import type { Connection, Tx } from './connection.ts';
-import { listStatements, searchStatements, type PageStatements } from './cypher/queries.ts';
+import { listStatements, searchStatements } from './cypher/queries.ts';
+import { readPage, type PageStatements } from './pages.ts';
 import { searchQuery } from './encoding.ts';
 import { requireObjectType } from './object-types.ts';
 import { props, toRecord } from './rows.ts';
@@ -11,11 +12,10 @@ interface Page {
   total: number;
 }
 
-/** One page and the total of the same match, read in one transaction. */
+/** One page of records and the total of the same match, read in one transaction. */
 async function page(tx: Tx, statements: PageStatements): Promise<Page> {
-  const rows = await tx.rows(statements.page);
-  const count = await tx.first(statements.count);
-  return { items: rows.map((row) => toRecord(props(row, 'record')!)), total: Number(count?.total ?? 0) };
+  const { rows, total } = await readPage(tx, statements);
+  return { items: rows.map((row) => toRecord(props(row, 'record')!)), total };
 }
 
 /** Listing and full-text search of live records. */

@@ -1,14 +1,15 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
-import type { RecordData, Relation, StoredRecord } from '../../domain/types.ts';
-import type { FieldRef, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
-import { claimConflict, uniqueValueTaken } from './conflicts.ts';
+import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
+import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
+import { claimConflict } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';
-import { fieldValues, searchText } from './encoding.ts';
-import { requireObjectType } from './object-types.ts';
+import { findObjectType, requireObjectType } from './object-types.ts';
+import { clearDerived, derivedOf, writeDerived } from './record-derived.ts';
 import { props, toRecord, toRelation } from './rows.ts';
 import { idFor, now } from './stamps.ts';
 import { bind } from './statement.ts';
+import { writeWithEvents } from './timeline.ts';
 
 /** A record as read for a write: the stored record and the id of its object type. */
 interface Target {
@@ -29,50 +30,29 @@ async function require(tx: Tx, workspaceId: string, recordId: string, includeDel
   return found;
 }
 
-/** Distinct claims, in order: claiming the same value twice is one claim. */
-const distinctClaims = (claims: readonly UniqueClaim[]): UniqueClaim[] =>
-  [...new Map(claims.map((c) => [`${c.field}\u0000${c.value}`, { field: c.field, value: c.value }])).values()];
-
-/** Claims each unique value for the record; `conflict` naming the first taken field. */
-async function claimUniques(tx: Tx, target: Target, uniques: readonly UniqueClaim[]): Promise<void> {
-  const claims = distinctClaims(uniques);
-  if (claims.length === 0) return;
-  const rows = await tx.rows(bind(Q.TAKEN_CLAIMS, { object_type_id: target.object_type_id, record_id: target.record.id, claims }));
-  const taken = new Set(rows.map((row) => String(row.field)));
-  const first = claims.find((c) => taken.has(c.field));
-  if (first) throw uniqueValueTaken(first.field);
-  await tx.rows(bind(Q.WRITE_CLAIMS, { record_id: target.record.id, claims }));
+/** The node properties of a new record of the type. */
+function newRow(input: NewRecord, type: ObjectType) {
+  return {
+    id: idFor('record', input), object_type_id: type.id, object_type_slug: type.slug, data: JSON.stringify(input.data),
+    assignee_id: input.assignee_id, created_by: input.created_by,
+  };
 }
 
-/** Makes the record's field edges equal to `refs`; a target must be a record of the workspace. */
-async function replaceFieldRelations(tx: Tx, target: Target, refs: readonly FieldRef[], at: string): Promise<void> {
-  const wanted = [...new Map(refs.map((r) => [`${r.field}\u0000${r.to_id}`, { field: r.field, to_id: r.to_id }])).values()];
-  const rows = await tx.rows(bind(Q.MISSING_TARGETS, { workspace_id: target.record.workspace_id, refs: wanted }));
-  const missing = wanted.find((ref) => rows.some((row) => row.field === ref.field && row.to_id === ref.to_id));
-  if (missing) {
-    throw new CrmError('not_found', `The record ${JSON.stringify(missing.to_id)} referenced by ${missing.field} was not found`, {
-      param: `data.${missing.field}`, resource: 'record', id: missing.to_id,
-    });
+/** A failure of the batch's record at `index`, named as the SQLite store names it. */
+function inBatch(index: number, error: CrmError): CrmError {
+  return new CrmError(error.code, `records[${index}]: ${error.message}`, { ...error.details, index });
+}
+
+/** The live object types the inputs name; `not_found` for the first input naming an unknown one. */
+async function typesOf(tx: Tx, workspaceId: string, inputs: readonly NewRecord[]): Promise<Map<string, ObjectType>> {
+  const types = new Map<string, ObjectType>();
+  for (const [index, input] of inputs.entries()) {
+    if (types.has(input.object_type_slug)) continue;
+    const type = await findObjectType(tx, workspaceId, input.object_type_slug);
+    if (!type) throw inBatch(index, notFound('object type', input.object_type_slug));
+    types.set(type.slug, type);
   }
-  await tx.rows(bind(Q.DROP_FIELD_RELATIONS, { id: target.record.id, refs: wanted }));
-  await tx.rows(bind(Q.ADD_FIELD_RELATIONS, { id: target.record.id, refs: wanted, now: at }));
-}
-
-async function writeIndex(tx: Tx, target: Target, data: RecordData): Promise<void> {
-  const { id, workspace_id } = target.record;
-  await tx.rows(bind(Q.WRITE_INDEX, { id, values: fieldValues(data), search_text: searchText(workspace_id, target.object_type_id, data) }));
-}
-
-/** Unique claims, field relations and index of a freshly written record, in SQLite's order. */
-async function writeDerived(tx: Tx, target: Target, input: RecordWrite, at: string): Promise<void> {
-  await claimUniques(tx, target, input.uniques);
-  await replaceFieldRelations(tx, target, input.refs, at);
-  await writeIndex(tx, target, input.data);
-}
-
-async function clearDerived(tx: Tx, recordId: string): Promise<void> {
-  await tx.rows(bind(Q.RELEASE_CLAIMS, { record_id: recordId }));
-  await tx.rows(bind(Q.CLEAR_INDEX, { id: recordId }));
+  return types;
 }
 
 /** Record methods of the Store: writes keep claims, relations and the index in step. */
@@ -81,19 +61,28 @@ export function recordMethods(conn: Connection) {
     (await require(tx, target.record.workspace_id, target.record.id, true)).record;
 
   return {
-    async createRecord(workspaceId: string, input: NewRecord): Promise<StoredRecord> {
-      return conn.write(async (tx) => {
-        const type = await requireObjectType(tx, workspaceId, input.object_type_slug);
+    async createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): Promise<StoredRecord> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        const row = newRow(input, await requireObjectType(tx, workspaceId, input.object_type_slug));
         const at = now();
-        const id = idFor('record', input);
-        await tx.rows(bind(Q.CREATE_RECORD, {
-          id, workspace_id: workspaceId, object_type_id: type.id, object_type_slug: type.slug, data: JSON.stringify(input.data),
-          assignee_id: input.assignee_id, created_by: input.created_by, now: at,
-        }));
-        const target = await require(tx, workspaceId, id);
-        await writeDerived(tx, target, input, at);
-        return target.record;
+        await tx.rows(bind(Q.CREATE_RECORDS, { workspace_id: workspaceId, records: [row], now: at }));
+        await writeDerived(tx, [derivedOf(row.id, workspaceId, row.object_type_id, input)], at);
+        return (await require(tx, workspaceId, row.id)).record;
       }, claimConflict(input.uniques));
+    },
+
+    /** All nodes first, so refs may point at records later in the batch; then claims, relations and index. */
+    async createRecords(workspaceId: string, inputs: NewRecord[], events?: NewEvent[]): Promise<number> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        if (inputs.length === 0) return 0;
+        const types = await typesOf(tx, workspaceId, inputs);
+        const rows = inputs.map((input) => newRow(input, types.get(input.object_type_slug)!));
+        const at = now();
+        await tx.rows(bind(Q.CREATE_RECORDS, { workspace_id: workspaceId, records: rows, now: at }));
+        const items = rows.map((row, index) => derivedOf(row.id, workspaceId, row.object_type_id, inputs[index]!));
+        await writeDerived(tx, items, at, { problem: inBatch });
+        return inputs.length;
+      }, claimConflict(inputs.flatMap((input) => input.uniques)));
     },
 
     async getRecord(workspaceId: string, recordId: string, opts: { includeDeleted?: boolean } = {}): Promise<StoredRecord | null> {
@@ -106,8 +95,10 @@ export function recordMethods(conn: Connection) {
       return rows.map((row) => toRecord(props(row, 'record')!));
     },
 
-    async updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }): Promise<StoredRecord> {
-      return conn.write(async (tx) => {
+    async updateRecord(
+      workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[],
+    ): Promise<StoredRecord> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const target = await require(tx, workspaceId, recordId);
         const at = now();
         await tx.rows(bind(Q.UPDATE_RECORD, {
@@ -115,13 +106,13 @@ export function recordMethods(conn: Connection) {
           assignee_id: input.assignee_id ?? null, now: at,
         }));
         await clearDerived(tx, recordId);
-        await writeDerived(tx, target, input, at);
+        await writeDerived(tx, [derivedOf(recordId, workspaceId, target.object_type_id, input)], at, { replaceEdges: true });
         return reread(tx, target);
       }, claimConflict(input.uniques));
     },
 
-    async softDeleteRecord(workspaceId: string, recordId: string): Promise<StoredRecord> {
-      return conn.write(async (tx) => {
+    async softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): Promise<StoredRecord> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const target = await require(tx, workspaceId, recordId);
         await tx.rows(bind(Q.MARK_DELETED, { id: recordId, now: now() }));
         await clearDerived(tx, recordId);
@@ -129,13 +120,14 @@ export function recordMethods(conn: Connection) {
       });
     },
 
-    async restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[]): Promise<StoredRecord> {
-      return conn.write(async (tx) => {
+    async restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[], events?: NewEvent[]): Promise<StoredRecord> {
+      return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const target = await require(tx, workspaceId, recordId, true);
         if (target.record.deleted_at === null) return target.record;
-        await claimUniques(tx, target, uniques);
-        await tx.rows(bind(Q.MARK_RESTORED, { id: recordId, now: now() }));
-        await writeIndex(tx, target, target.record.data);
+        // Its field edges stayed; its claims and index come back.
+        const at = now();
+        await writeDerived(tx, [derivedOf(recordId, workspaceId, target.object_type_id, { data: target.record.data, uniques, refs: [] })], at);
+        await tx.rows(bind(Q.MARK_RESTORED, { id: recordId, now: at }));
         return reread(tx, target);
       }, claimConflict(uniques));
     },

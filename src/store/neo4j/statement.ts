@@ -35,3 +35,43 @@ export function registeredStatements(): Statement[] {
 export function bind<P extends string>(stmt: Statement<P>, params: { [K in P]: unknown }): BuiltStatement {
   return { cypher: stmt.cypher, params };
 }
+
+/** A page of a match (ordered, SKIP/LIMIT) and the count of the same match. */
+export interface PagedStatement<P extends string> {
+  readonly page: Statement<P | 'offset' | 'limit'>;
+  readonly count: Statement<P>;
+}
+
+/**
+ * Declares `list<Name>` and `count<Name>` over one match (`MATCH … WHERE …` binding `variable`):
+ * the page returns `returns` in `orderBy` order; SKIP and LIMIT go through toInteger() because
+ * the driver sends JavaScript numbers as floats.
+ */
+export function pagedStatement<const P extends readonly string[]>(
+  name: string, params: P, match: string, shape: { variable: string; returns: string; orderBy: string },
+): PagedStatement<P[number]> {
+  return {
+    page: statement(`list${name}`, [...params, 'offset', 'limit'], `${match}
+RETURN ${shape.returns}
+ORDER BY ${shape.orderBy}
+SKIP toInteger($offset) LIMIT toInteger($limit)`),
+    count: statement(`count${name}`, params, `${match}\nRETURN count(${shape.variable}) AS total`),
+  };
+}
+
+/** Binds a paged statement: the scope's values to both, the paging to the page. */
+export function bindPage<P extends string>(
+  paged: PagedStatement<P>, scope: { [K in P]: unknown }, paging: { offset: number; limit: number },
+): { page: BuiltStatement; count: BuiltStatement } {
+  return { page: { cypher: paged.page.cypher, params: { ...scope, ...paging } }, count: bind(paged.count, scope) };
+}
+
+/** A workspace-wide page, or, given `record_id`, the page of the items about that record. */
+export function bindPageAbout<P extends string>(
+  all: PagedStatement<P>, about: PagedStatement<P | 'record_id'>, scope: { [K in P]: unknown },
+  query: { record_id?: string | undefined; offset: number; limit: number },
+): { page: BuiltStatement; count: BuiltStatement } {
+  const paging = { offset: query.offset, limit: query.limit };
+  if (query.record_id === undefined) return bindPage(all, scope, paging);
+  return bindPage(about, { ...scope, record_id: query.record_id } as { [K in P | 'record_id']: unknown }, paging);
+}

@@ -81,6 +81,25 @@ export class Connection {
   tx<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
+
+  /**
+   * A second, private connection that sees the database as it is now and no later write, for long
+   * reads that yield between rows (the dump): its statements can stay open across awaits without
+   * blocking this connection. A file is opened read-only; an in-memory database is copied. Run
+   * `BEGIN` on it before the first read to hold the snapshot; close it when done.
+   */
+  snapshot(): Database.Database {
+    const db = this.db;
+    if (db.memory) return new Database(db.serialize());
+    const reader = new Database(db.name, { readonly: true, fileMustExist: true });
+    reader.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
+    return reader;
+  }
+}
+
+/** `INSERT INTO {table} ({columns}) VALUES (?, ...)`, one placeholder per column of a plain column list. */
+export function insertSql(table: string, columns: string): string {
+  return `INSERT INTO ${table} (${columns}) VALUES (${columns.split(',').map(() => '?').join(', ')})`;
 }
 
 /**

@@ -1,21 +1,23 @@
 import { unreachable } from '../../domain/errors.ts';
 import type { ComparisonNode, FilterNode, SortSpec, SystemField } from '../../domain/filter-ast.ts';
-import { NEGATED, positiveTest, SYSTEM_COLUMNS, type SqlFragment } from './value-tests.ts';
+import { RECORDS, type ItemSpace } from './items.ts';
+import { NEGATED, positiveTest, type SqlFragment } from './value-tests.ts';
 
 export type { SqlFragment } from './value-tests.ts';
 
-/** `SELECT pk ...`: a set of records, as the pks of live records of one object type. */
+/** `SELECT pk ...`: a set of items (records, entries), as the pks of live items of one scope. */
 interface Rows extends SqlFragment {
-  /** The set may list a record more than once (several matching elements of a multi-valued field). */
+  /** The set may list an item more than once (several matching elements of a multi-valued field). */
   repeats: boolean;
 }
 
 /**
- * A filter compiles to a set of record pks: `SELECT pk ...` over the value index, combined with
- * INTERSECT, UNION and EXCEPT. Value rows exist only for live records, so every set holds live
- * records of the one object type, and counting matches never reads the records table. A filter
- * true on missing values (ne, not_in, is_empty) is the complement of such a set (`complement`),
- * so no set ever has to list every record of the type.
+ * A filter compiles to a set of item pks: `SELECT pk ...` over the value index, combined with
+ * INTERSECT, UNION and EXCEPT. For records, value rows exist only for live records, so every set
+ * holds live records of the one object type, and counting matches never reads the records table
+ * (entries test liveness on the items table, see items.ts). A filter true on missing values (ne,
+ * not_in, is_empty) is the complement of such a set (`complement`), so no set ever has to list
+ * every item of the scope.
  */
 export interface PkSet extends Rows {
   /** The filter matches the live records NOT in the set. */
@@ -31,22 +33,22 @@ const EMPTY: Rows = { sql: 'SELECT 0 WHERE 0', params: [], repeats: false };
  * The value rows of the field that pass the comparison's positive test (for ne/not_in/is_empty,
  * the rows their negation excludes).
  */
-function valueRows(node: ComparisonNode, objectTypePk: number): Rows {
+function valueRows(node: ComparisonNode, space: ItemSpace, scopePk: number): Rows {
   const test = positiveTest(node.valueKind === 'text' ? 'v.v_text' : 'v.v_num', NEGATED[node.op] ?? node.op, node);
   return {
-    sql: `SELECT v.record_pk FROM record_values v WHERE v.object_type_pk = ? AND v.field = ?${test ? ` AND ${test.sql}` : ''}`,
-    params: [objectTypePk, node.field, ...(test?.params ?? [])],
+    sql: `SELECT v.${space.itemKey} FROM ${space.values} v WHERE v.${space.scope} = ? AND v.field = ?${test ? ` AND ${test.sql}` : ''}`,
+    params: [scopePk, node.field, ...(test?.params ?? [])],
     repeats: true,
   };
 }
 
-/** System fields are columns of the record and never missing: a plain test, negated in place. */
-function systemRows(node: ComparisonNode, objectTypePk: number): Rows {
-  const test = positiveTest(SYSTEM_COLUMNS[node.field as SystemField], NEGATED[node.op] ?? node.op, node);
+/** System fields are columns of the item and never missing: a plain test, negated in place. */
+function systemRows(node: ComparisonNode, space: ItemSpace, scopePk: number): Rows {
+  const test = positiveTest(space.system[node.field as SystemField], NEGATED[node.op] ?? node.op, node);
   const condition = test ? (isNegated(node) ? `NOT (${test.sql})` : test.sql) : (isNegated(node) ? '0' : '1');
   return {
-    sql: `SELECT r.pk FROM records r WHERE r.object_type_pk = ? AND r.deleted_at IS NULL AND ${condition}`,
-    params: [objectTypePk, ...(test?.params ?? [])],
+    sql: `SELECT r.pk FROM ${space.table} r WHERE r.${space.scope} = ? AND ${space.live} AND ${condition}`,
+    params: [scopePk, ...(test?.params ?? [])],
     repeats: false,
   };
 }
@@ -75,33 +77,26 @@ function combine(kind: 'and' | 'or', children: PkSet[]): PkSet {
   return { ...compound('EXCEPT', [compound('INTERSECT', main), ...others]), complement: kind === 'or' };
 }
 
-/** Translates a filter into the set of live records of the object type it matches. */
-export function compileFilter(node: FilterNode, objectTypePk: number): PkSet {
+/** Translates a filter into the set of live items of the scope (by default: records of an object type) it matches. */
+export function compileFilter(node: FilterNode, scopePk: number, space: ItemSpace = RECORDS): PkSet {
   switch (node.kind) {
     case 'cmp':
-      if (node.system) return { ...systemRows(node, objectTypePk), complement: false };
-      return { ...valueRows(node, objectTypePk), complement: isNegated(node) };
+      if (node.system) return { ...systemRows(node, space, scopePk), complement: false };
+      return { ...valueRows(node, space, scopePk), complement: isNegated(node) };
     case 'and':
     case 'or':
-      return combine(node.kind, node.nodes.map((child) => compileFilter(child, objectTypePk)));
+      return combine(node.kind, node.nodes.map((child) => compileFilter(child, scopePk, space)));
     default:
       return unreachable(node);
   }
 }
 
-/** The partial index (live records of one type) that is in the order of each system field. */
-const SYSTEM_SORT_INDEXES: { readonly [F in SystemField]: string } = {
-  record_id: 'records_live_by_id',
-  created_at: 'records_live_by_created',
-  updated_at: 'records_live_by_updated',
-};
-
 /**
- * ORDER BY for a sort on a system field, ties broken by record id in the same direction, and the
- * index that is already in that order.
+ * ORDER BY for a sort on a system field, ties broken by item id in the same direction, and the
+ * index of the items table that is already in that order.
  */
-export function systemSort(sort: SortSpec): { orderBy: string; index: string } {
+export function systemSort(sort: SortSpec, space: ItemSpace = RECORDS): { orderBy: string; index: string } {
   const field = sort.field as SystemField;
   const direction = sort.ascending ? 'ASC' : 'DESC';
-  return { orderBy: `${SYSTEM_COLUMNS[field]} ${direction}, r.id ${direction}`, index: SYSTEM_SORT_INDEXES[field] };
+  return { orderBy: `${space.system[field]} ${direction}, r.id ${direction}`, index: space.systemIndexes[field] };
 }

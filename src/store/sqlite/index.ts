@@ -1,10 +1,18 @@
 import type { Store } from '../port.ts';
 import { Connection } from './connection.ts';
+import { dumpMethods } from './dump.ts';
 import { translateError } from './errors.ts';
+import { entryMethods } from './entries.ts';
+import { listMethods } from './lists.ts';
+import { loadMethods } from './load.ts';
+import { noteMethods } from './notes.ts';
 import { objectTypeMethods } from './object-types.ts';
 import { queryMethods } from './queries.ts';
 import { recordMethods } from './records.ts';
 import { settingsMethods } from './settings.ts';
+import { taskMethods } from './tasks.ts';
+import { timelineMethods } from './timeline.ts';
+import { viewMethods } from './views.ts';
 
 export interface SqliteStoreOptions {
   /** A file path (parent directories are created) or ':memory:'. */
@@ -51,7 +59,15 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...objectTypeMethods(c),
       ...recordMethods(c),
       ...queryMethods(c),
+      ...listMethods(c),
+      ...entryMethods(c),
+      ...viewMethods(c),
+      ...noteMethods(c),
+      ...taskMethods(c),
+      ...timelineMethods(c),
     }),
+    ...dumpMethods(c),
+    ...loadMethods(c),
     async health() {
       try {
         c.get('SELECT 1');

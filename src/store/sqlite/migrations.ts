@@ -180,6 +180,152 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 6,
+    name: 'lists, entries, views, notes, tasks and the timeline',
+    // Entries get a value index of their own, shaped like record_values, so entry filters and sorts
+    // compile exactly as record ones do (see items.ts). Notes and tasks link records through join
+    // tables; events name their records through event_records, keyed for per-record reads.
+    sql: `
+      CREATE TABLE lists (
+        pk INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        object_type_slug TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        fields TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX lists_live_by_workspace ON lists(workspace_id, created_at) WHERE deleted_at IS NULL;
+
+      CREATE TABLE list_entries (
+        pk INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        list_pk INTEGER NOT NULL REFERENCES lists(pk),
+        list_id TEXT NOT NULL,
+        record_id TEXT NOT NULL REFERENCES records(id),
+        data TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX list_entries__record ON list_entries(list_pk, record_id);
+      CREATE INDEX list_entries_by_created ON list_entries(list_pk, created_at, id);
+      CREATE INDEX list_entries_by_updated ON list_entries(list_pk, updated_at, id);
+
+      CREATE TABLE entry_values (
+        entry_pk INTEGER NOT NULL REFERENCES list_entries(pk),
+        list_pk INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        v_text TEXT,
+        v_num REAL
+      );
+      CREATE INDEX entry_values_by_entry ON entry_values(entry_pk, field, v_text, v_num);
+      CREATE INDEX entry_values_by_text ON entry_values(list_pk, field, v_text, entry_pk);
+      CREATE INDEX entry_values_by_num ON entry_values(list_pk, field, v_num, entry_pk);
+
+      CREATE TABLE views (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        name TEXT NOT NULL,
+        object_type_slug TEXT NOT NULL,
+        list_id TEXT REFERENCES lists(id),
+        filters TEXT,
+        sorts TEXT NOT NULL,
+        visible_fields TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX views_live_by_workspace ON views(workspace_id, created_at) WHERE deleted_at IS NULL;
+
+      CREATE TABLE notes (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        kind TEXT NOT NULL,
+        title TEXT NOT NULL,
+        body TEXT NOT NULL,
+        format TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX notes_live_by_workspace ON notes(workspace_id, created_at, id) WHERE deleted_at IS NULL;
+      CREATE TABLE note_records (
+        note_id TEXT NOT NULL REFERENCES notes(id),
+        record_id TEXT NOT NULL REFERENCES records(id),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (note_id, record_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX note_records_by_record ON note_records(record_id, note_id);
+
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        title TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL,
+        due_at TEXT,
+        assignee_id TEXT,
+        completed_at TEXT,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX tasks_live_by_due ON tasks(workspace_id, due_at, created_at, id) WHERE deleted_at IS NULL;
+      CREATE INDEX tasks_live_by_assignee ON tasks(workspace_id, assignee_id, status) WHERE deleted_at IS NULL;
+      CREATE TABLE task_records (
+        task_id TEXT NOT NULL REFERENCES tasks(id),
+        record_id TEXT NOT NULL REFERENCES records(id),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (task_id, record_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX task_records_by_record ON task_records(record_id, task_id);
+
+      CREATE TABLE events (
+        pk INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        at TEXT NOT NULL,
+        actor_id TEXT,
+        key_id TEXT,
+        via TEXT,
+        tool TEXT,
+        action TEXT NOT NULL,
+        resource_type TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        record_ids TEXT NOT NULL,
+        diff TEXT
+      );
+      CREATE INDEX events_by_workspace ON events(workspace_id, id);
+      CREATE TABLE event_records (
+        workspace_id TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        event_id TEXT NOT NULL REFERENCES events(id),
+        PRIMARY KEY (workspace_id, record_id, event_id)
+      ) WITHOUT ROWID;
+
+      ANALYZE sqlite_schema;
+      DELETE FROM sqlite_stat1 WHERE tbl IN ('list_entries', 'entry_values');
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('list_entries', 'sqlite_autoindex_list_entries_1', '100000 1'),
+        ('list_entries', 'list_entries__record', '100000 10000 1'),
+        ('list_entries', 'list_entries_by_created', '100000 10000 2 1'),
+        ('list_entries', 'list_entries_by_updated', '100000 10000 2 1'),
+        ('entry_values', 'entry_values_by_entry', '300000 3 1 1 1'),
+        ('entry_values', 'entry_values_by_text', '300000 30000 10000 10 1'),
+        ('entry_values', 'entry_values_by_num', '300000 30000 10000 10 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**

@@ -1,12 +1,12 @@
 import { notFound } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
-import type { ObjectType } from '../../domain/types.ts';
-import type { FieldPatch, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
-import { assignments, type Connection, type SqlParam } from './connection.ts';
+import type { FieldDef, ObjectType } from '../../domain/types.ts';
+import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
+import { assignments, insertSql, type Connection, type SqlParam } from './connection.ts';
 import { guard } from './errors.ts';
 import {
-  FIELD_COLUMNS, idFor, now, OBJECT_TYPE_COLUMNS, toField, toObjectType, type FieldRow, type ObjectTypeRow,
+  FIELD_COLUMNS, idFor, newFieldDef, now, OBJECT_TYPE_COLUMNS, toField, toObjectType, type FieldRow, type ObjectTypeRow,
 } from './rows.ts';
+import { withEvents } from './timeline.ts';
 
 const flag = (value: boolean | undefined): number => (value ? 1 : 0);
 
@@ -25,23 +25,31 @@ export function requireObjectType(c: Connection, workspaceId: string, slug: stri
   return row;
 }
 
-/** Writes an object type and its fields; the caller provides the transaction. */
+/** Writes a new object type and its fields; the caller provides the transaction. */
 export function insertObjectType(c: Connection, workspaceId: string, input: NewObjectType, at: string): void {
-  const { lastInsertRowid } = guard(() => c.run(
-    `INSERT INTO object_types (id, workspace_id, slug, name, icon, color, description, standard, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    idFor('objectType', input), workspaceId, input.slug, input.name, input.icon ?? null, input.color ?? null,
-    input.description ?? null, flag(input.standard), at, at,
-  ), { slug: input.slug });
-  input.fields.forEach((field, position) => insertField(c, Number(lastInsertRowid), field, position, at));
+  insertObjectTypeRow(c, {
+    id: idFor('objectType', input), workspace_id: workspaceId, slug: input.slug, name: input.name, icon: input.icon ?? null,
+    color: input.color ?? null, description: input.description ?? null, standard: input.standard ?? false,
+    fields: input.fields.map((field, position) => newFieldDef(field, position, at)), created_at: at, updated_at: at, deleted_at: null,
+  });
 }
 
-function insertField(c: Connection, objectTypePk: number, field: NewField, position: number, at: string): void {
+/** Writes an object type and its fields as given (create and load alike); returns its pk. */
+export function insertObjectTypeRow(c: Connection, type: ObjectType): number {
+  const { lastInsertRowid } = guard(() => c.run(
+    insertSql('object_types', 'id, workspace_id, slug, name, icon, color, description, standard, created_at, updated_at, deleted_at'),
+    type.id, type.workspace_id, type.slug, type.name, type.icon, type.color, type.description, flag(type.standard),
+    type.created_at, type.updated_at, type.deleted_at,
+  ), { slug: type.slug });
+  const pk = Number(lastInsertRowid);
+  for (const field of type.fields) insertField(c, pk, field);
+  return pk;
+}
+
+function insertField(c: Connection, objectTypePk: number, field: FieldDef): void {
   guard(() => c.run(
-    `INSERT INTO fields (id, object_type_pk, slug, name, type, description, required, is_unique, config, position, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    newId('field'), objectTypePk, field.slug, field.name, field.type, field.description ?? null,
-    flag(field.required), flag(field.unique), JSON.stringify(field.config ?? {}), position, at,
+    insertSql('fields', FIELD_COLUMNS), field.id, objectTypePk, field.slug, field.name, field.type, field.description,
+    flag(field.required), flag(field.unique), flag(field.archived), JSON.stringify(field.config), field.position, field.created_at,
   ), { slug: field.slug });
 }
 
@@ -78,35 +86,35 @@ export function objectTypeMethods(c: Connection) {
       return row ? withFields(c, row) : null;
     },
 
-    createObjectType(workspaceId: string, input: NewObjectType): ObjectType {
-      return c.tx(() => {
+    createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): ObjectType {
+      return withEvents(c, workspaceId, events, () => {
         if (!c.get('SELECT 1 FROM workspaces WHERE id = ?', workspaceId)) throw notFound('workspace', workspaceId);
         insertObjectType(c, workspaceId, input, now());
         return withFields(c, requireObjectType(c, workspaceId, input.slug));
       });
     },
 
-    updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch): ObjectType {
-      return c.tx(() => patchObjectType(c, requireObjectType(c, workspaceId, slug), {
+    updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): ObjectType {
+      return withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), {
         name: patch.name, icon: patch.icon, color: patch.color, description: patch.description,
       }));
     },
 
-    deleteObjectType(workspaceId: string, slug: string): ObjectType {
-      return c.tx(() => patchObjectType(c, requireObjectType(c, workspaceId, slug), { deleted_at: now() }));
+    deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): ObjectType {
+      return withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), { deleted_at: now() }));
     },
 
-    addField(workspaceId: string, objectSlug: string, field: NewField): ObjectType {
-      return c.tx(() => {
+    addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): ObjectType {
+      return withEvents(c, workspaceId, events, () => {
         const row = requireObjectType(c, workspaceId, objectSlug);
         const { next } = c.get<{ next: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS next FROM fields WHERE object_type_pk = ?', row.pk)!;
-        insertField(c, row.pk, field, next, now());
+        insertField(c, row.pk, newFieldDef(field, next, now()));
         return patchObjectType(c, row, {});
       });
     },
 
-    updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch): ObjectType {
-      return c.tx(() => {
+    updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch, events?: NewEvent[]): ObjectType {
+      return withEvents(c, workspaceId, events, () => {
         const row = requireObjectType(c, workspaceId, objectSlug);
         const field = c.get<{ id: string }>('SELECT id FROM fields WHERE object_type_pk = ? AND slug = ?', row.pk, fieldSlug);
         if (!field) throw notFound('field', `${objectSlug}.${fieldSlug}`);

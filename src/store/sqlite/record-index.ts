@@ -3,10 +3,12 @@ import type { RecordData } from '../../domain/types.ts';
 import type { UniqueClaim } from '../port.ts';
 import type { Connection } from './connection.ts';
 import { guard } from './errors.ts';
+import { RECORDS, type ItemSpace } from './items.ts';
 
 /**
  * The derived rows of a live record: one `record_values` row per scalar (one per array element),
  * its text in `records_fts`, and its unique claims. Soft delete removes them, restore rebuilds.
+ * List entries have value rows of the same shape in `entry_values`.
  */
 
 interface IndexedValue {
@@ -44,32 +46,38 @@ export interface IndexTarget {
   object_type_pk: number;
 }
 
-export function indexRecord(c: Connection, record: IndexTarget, data: RecordData): void {
+/** Writes the value rows of an item's data (records and entries alike, see items.ts). */
+export function indexValues(c: Connection, space: ItemSpace, itemPk: number, scopePk: number, data: RecordData): void {
   for (const [field, value] of Object.entries(data)) {
-    for (const { text, num } of indexedValues(value)) {
-      c.run(
-        'INSERT INTO record_values (record_pk, object_type_pk, field, v_text, v_num) VALUES (?, ?, ?, ?, ?)',
-        record.pk, record.object_type_pk, field, text, num,
-      );
-    }
+    for (const { text, num } of indexedValues(value)) c.run(space.insertValue, itemPk, scopePk, field, text, num);
   }
+}
+
+export function unindexValues(c: Connection, space: ItemSpace, itemPk: number): void {
+  c.run(`DELETE FROM ${space.values} WHERE ${space.itemKey} = ?`, itemPk);
+}
+
+export function indexRecord(c: Connection, record: IndexTarget, data: RecordData): void {
+  indexValues(c, RECORDS, record.pk, record.object_type_pk, data);
   const body = searchText(data);
   if (body !== '') c.run('INSERT INTO records_fts (rowid, body) VALUES (?, ?)', record.pk, body);
 }
 
 export function unindexRecord(c: Connection, recordPk: number): void {
-  c.run('DELETE FROM record_values WHERE record_pk = ?', recordPk);
+  unindexValues(c, RECORDS, recordPk);
   c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
 }
 
-/** Claims each unique value for the record; `conflict` naming the field when one is taken. */
-export function claimUniques(c: Connection, record: IndexTarget, uniques: readonly UniqueClaim[]): void {
+/**
+ * Claims each unique value for the record; `conflict` naming the field when one is taken. With
+ * `ifFree` a taken value is left to its holder instead (loading a dump: a field made unique after
+ * its values were written may hold duplicates, and the earlier record keeps the claim).
+ */
+export function claimUniques(c: Connection, record: IndexTarget, uniques: readonly UniqueClaim[], opts: { ifFree?: boolean } = {}): void {
   const distinct = new Map(uniques.map((claim) => [`${claim.field}\u0000${claim.value}`, claim]));
+  const insert = `INSERT${opts.ifFree ? ' OR IGNORE' : ''} INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (?, ?, ?, ?)`;
   for (const claim of distinct.values()) {
-    guard(() => c.run(
-      'INSERT INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (?, ?, ?, ?)',
-      record.object_type_pk, claim.field, claim.value, record.pk,
-    ), { field: claim.field });
+    guard(() => c.run(insert, record.object_type_pk, claim.field, claim.value, record.pk), { field: claim.field });
   }
 }
 

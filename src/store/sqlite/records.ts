@@ -1,11 +1,13 @@
-import { notFound } from '../../domain/errors.ts';
+import { CrmError, notFound } from '../../domain/errors.ts';
 import type { Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
-import type { Connection } from './connection.ts';
+import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
+import { insertSql, type Connection } from './connection.ts';
+import { translateError } from './errors.ts';
 import { requireObjectType } from './object-types.ts';
-import { claimUniques, indexRecord, releaseUniques, unindexRecord } from './record-index.ts';
-import { relationsOf, replaceFieldRelations } from './relations.ts';
-import { idFor, now, RECORD_COLUMNS, toRecord, type RecordRow } from './rows.ts';
+import { claimUniques, indexRecord, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
+import { relationsOf, replaceFieldRelations, type RelationSource } from './relations.ts';
+import { idFor, now, RECORD_COLUMNS, toRecord, type ObjectTypeRow, type RecordRow } from './rows.ts';
+import { withEvents } from './timeline.ts';
 
 /** Synchronous record methods of the Store: writes keep claims, relations and indexes in step. */
 export function recordMethods(c: Connection) {
@@ -22,19 +24,28 @@ export function recordMethods(c: Connection) {
   const reread = (row: RecordRow): StoredRecord => toRecord(find(row.workspace_id, row.id, true)!);
 
   return {
-    createRecord(workspaceId: string, input: NewRecord): StoredRecord {
-      return c.tx(() => {
-        const type = requireObjectType(c, workspaceId, input.object_type_slug);
-        const id = idFor('record', input);
+    createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): StoredRecord {
+      return withEvents(c, workspaceId, events, () => {
         const at = now();
-        c.run(
-          `INSERT INTO records (id, workspace_id, object_type_pk, object_type_slug, data, assignee_id, created_by, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, workspaceId, type.pk, type.slug, JSON.stringify(input.data), input.assignee_id, input.created_by, at, at,
-        );
-        const row = find(workspaceId, id)!;
-        writeDerived(c, row, input, at);
-        return toRecord(row);
+        const written = insertRecord(c, workspaceId, requireObjectType(c, workspaceId, input.object_type_slug), input, at);
+        writeDerived(c, written, input, at, true);
+        return toRecord(find(workspaceId, written.id)!);
+      });
+    },
+
+    /** All rows first, so refs may point at records later in the batch; then claims, relations and indexes. */
+    createRecords(workspaceId: string, inputs: NewRecord[], events?: NewEvent[]): number {
+      return withEvents(c, workspaceId, events, () => {
+        const at = now();
+        const types = new Map<string, ObjectTypeRow>();
+        const typeOf = (slug: string): ObjectTypeRow => {
+          let type = types.get(slug);
+          if (!type) types.set(slug, (type = requireObjectType(c, workspaceId, slug)));
+          return type;
+        };
+        const written = inputs.map((input, index) => inBatch(index, () => insertRecord(c, workspaceId, typeOf(input.object_type_slug), input, at)));
+        inputs.forEach((input, index) => inBatch(index, () => writeDerived(c, written[index]!, input, at, true)));
+        return inputs.length;
       });
     },
 
@@ -52,8 +63,10 @@ export function recordMethods(c: Connection) {
       ).map(toRecord);
     },
 
-    updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }): StoredRecord {
-      return c.tx(() => {
+    updateRecord(
+      workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[],
+    ): StoredRecord {
+      return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId);
         const at = now();
         c.run(
@@ -67,8 +80,8 @@ export function recordMethods(c: Connection) {
       });
     },
 
-    softDeleteRecord(workspaceId: string, recordId: string): StoredRecord {
-      return c.tx(() => {
+    softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): StoredRecord {
+      return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId);
         const at = now();
         c.run('UPDATE records SET deleted_at = ?, updated_at = ? WHERE pk = ?', at, at, row.pk);
@@ -78,8 +91,8 @@ export function recordMethods(c: Connection) {
       });
     },
 
-    restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[]): StoredRecord {
-      return c.tx(() => {
+    restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[], events?: NewEvent[]): StoredRecord {
+      return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId, true);
         if (row.deleted_at === null) return toRecord(row);
         claimUniques(c, row, uniques);
@@ -95,9 +108,50 @@ export function recordMethods(c: Connection) {
   };
 }
 
-/** Claims, field relations and index rows of a freshly written record; conflicts roll back the write. */
-function writeDerived(c: Connection, row: RecordRow, input: RecordWrite, at: string): void {
+/** What the derived rows of a record need to know about it. */
+export type WrittenRecord = IndexTarget & RelationSource;
+
+/** Inserts the row of a new record (its id given or new); the caller writes its derived rows. */
+function insertRecord(c: Connection, workspaceId: string, type: ObjectTypeRow, input: NewRecord, at: string): WrittenRecord {
+  return insertRecordRow(c, type.pk, {
+    id: idFor('record', input), workspace_id: workspaceId, object_type_slug: type.slug, data: input.data, assignee_id: input.assignee_id,
+    created_by: input.created_by, created_at: at, updated_at: at, deleted_at: null,
+  });
+}
+
+/** Inserts a record's row as given, as a record of the object type with this pk; the caller writes its derived rows. */
+export function insertRecordRow(c: Connection, objectTypePk: number, record: StoredRecord): WrittenRecord {
+  const { lastInsertRowid } = c.run(
+    insertSql('records', 'id, workspace_id, object_type_pk, object_type_slug, data, assignee_id, created_by, created_at, updated_at, deleted_at'),
+    record.id, record.workspace_id, objectTypePk, record.object_type_slug, JSON.stringify(record.data), record.assignee_id,
+    record.created_by, record.created_at, record.updated_at, record.deleted_at,
+  );
+  return {
+    pk: Number(lastInsertRowid), id: record.id, workspace_id: record.workspace_id, object_type_pk: objectTypePk,
+    object_type_slug: record.object_type_slug,
+  };
+}
+
+/**
+ * Claims, field relations and index rows of a freshly written record; conflicts roll back the
+ * write. A `fresh` record has no edges yet, so without refs there is nothing to replace.
+ */
+function writeDerived(c: Connection, row: WrittenRecord, input: RecordWrite, at: string, fresh = false): void {
   claimUniques(c, row, input.uniques);
-  replaceFieldRelations(c, row, input.refs, at);
+  if (!fresh || input.refs.length > 0) replaceFieldRelations(c, row, input.refs, at);
   indexRecord(c, row, input.data);
+}
+
+/** Runs the writes of one record of a batch; a failure also names the record's `index` in the batch. */
+function inBatch<T>(index: number, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    try {
+      translateError(err);
+    } catch (translated) {
+      if (!(translated instanceof CrmError)) throw translated;
+      throw new CrmError(translated.code, `records[${index}]: ${translated.message}`, { ...translated.details, index });
+    }
+  }
 }

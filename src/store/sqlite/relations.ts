@@ -1,10 +1,10 @@
 import { CrmError } from '../../domain/errors.ts';
 import type { Relation } from '../../domain/types.ts';
 import type { FieldRef } from '../port.ts';
-import type { Connection } from './connection.ts';
+import { insertSql, type Connection } from './connection.ts';
 import { RELATION_COLUMNS, type RelationRow } from './rows.ts';
 
-interface RelationSource {
+export interface RelationSource {
   id: string;
   workspace_id: string;
   object_type_slug: string;
@@ -27,21 +27,31 @@ export function replaceFieldRelations(c: Connection, from: RelationSource, refs:
     if (wanted.has(key)) wanted.delete(key);
     else c.run("DELETE FROM relations WHERE from_id = ? AND source = 'field' AND type = ? AND to_id = ?", from.id, edge.type, edge.to_id);
   }
-  for (const ref of wanted.values()) {
-    const target = c.get<{ object_type_slug: string }>(
-      'SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', ref.to_id, from.workspace_id,
-    );
-    if (!target) {
-      throw new CrmError('not_found', `The record ${JSON.stringify(ref.to_id)} referenced by ${ref.field} was not found`, {
-        param: `data.${ref.field}`, resource: 'record', id: ref.to_id,
-      });
-    }
-    c.run(
-      `INSERT INTO relations (workspace_id, from_id, to_id, type, source, from_object, to_object, created_at)
-       VALUES (?, ?, ?, ?, 'field', ?, ?, ?)`,
-      from.workspace_id, from.id, ref.to_id, ref.field, from.object_type_slug, target.object_type_slug, at,
-    );
+  for (const ref of wanted.values()) insertFieldRelation(c, from, ref, at);
+}
+
+/** Writes one `source: 'field'` edge; `not_found` naming the field when the target is not a record of the workspace. */
+function insertFieldRelation(c: Connection, from: RelationSource, ref: FieldRef, at: string): void {
+  const target = c.get<{ object_type_slug: string }>(
+    'SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', ref.to_id, from.workspace_id,
+  );
+  if (!target) {
+    throw new CrmError('not_found', `The record ${JSON.stringify(ref.to_id)} referenced by ${ref.field} was not found`, {
+      param: `data.${ref.field}`, resource: 'record', id: ref.to_id,
+    });
   }
+  insertRelationRow(c, {
+    workspace_id: from.workspace_id, from_id: from.id, to_id: ref.to_id, type: ref.field, source: 'field',
+    from_object: from.object_type_slug, to_object: target.object_type_slug, created_at: at,
+  });
+}
+
+/** Writes an edge as given (field edges and load alike). */
+export function insertRelationRow(c: Connection, rel: Relation & { workspace_id: string }): void {
+  c.run(
+    insertSql('relations', `workspace_id, ${RELATION_COLUMNS}`),
+    rel.workspace_id, rel.type, rel.source, rel.from_id, rel.from_object, rel.to_id, rel.to_object, rel.created_at,
+  );
 }
 
 /** `EXISTS` test that the record whose id is in `column` is live. */

@@ -2,6 +2,7 @@ import { newId, type IdKind } from '../../domain/ids.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, Relation, Scope, StoredRecord, User, Workspace,
 } from '../../domain/types.ts';
+import type { NewField } from '../port.ts';
 
 /** Row shapes as SQLite returns them, and their mapping to domain entities. */
 
@@ -67,6 +68,14 @@ export function toField(row: FieldRow): FieldDef {
     config: JSON.parse(row.config) as FieldConfig,
     position: row.position,
     created_at: row.created_at,
+  };
+}
+
+/** A new field's definition as stored (object types and lists alike): defaults filled in, a new id. */
+export function newFieldDef(field: NewField, position: number, at: string): FieldDef {
+  return {
+    id: newId('field'), slug: field.slug, name: field.name, type: field.type, description: field.description ?? null,
+    required: field.required ?? false, unique: field.unique ?? false, archived: false, config: field.config ?? {}, position, created_at: at,
   };
 }
 

@@ -2,12 +2,30 @@ import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ApiKey, Role, User, Workspace } from '../../domain/types.ts';
 import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../port.ts';
-import { assignments, type Connection } from './connection.ts';
+import { assignments, insertSql, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
 import { insertObjectType } from './object-types.ts';
 import {
   API_KEY_COLUMNS, now, USER_COLUMNS, WORKSPACE_COLUMNS, toApiKey, type ApiKeyRow, type UserRow, type WorkspaceRow,
 } from './rows.ts';
+
+/** Row writers: each writes the entity as given (create and load alike). */
+export function insertWorkspaceRow(c: Connection, ws: Workspace): void {
+  c.run(insertSql('workspaces', WORKSPACE_COLUMNS), ws.id, ws.name, ws.plan, ws.trial_ends_at, ws.created_at, ws.updated_at);
+}
+
+export function insertUserRow(c: Connection, user: User): void {
+  guard(() => c.run(
+    insertSql('users', USER_COLUMNS), user.id, user.workspace_id, user.email, user.name, user.role, user.created_at,
+  ), { email: user.email });
+}
+
+export function insertApiKeyRow(c: Connection, key: ApiKey): void {
+  c.run(
+    insertSql('api_keys', API_KEY_COLUMNS), key.id, key.workspace_id, key.user_id, key.name, JSON.stringify(key.scopes), key.hash,
+    key.last_four, key.created_at, key.last_used_at, key.revoked_at,
+  );
+}
 
 /** Synchronous workspace, member and API key methods of the Store (workspace settings). */
 export function settingsMethods(c: Connection) {
@@ -21,10 +39,7 @@ export function settingsMethods(c: Connection) {
       return c.tx(() => {
         const id = newId('workspace');
         const at = now();
-        c.run(
-          `INSERT INTO workspaces (${WORKSPACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
-          id, input.name, input.plan ?? null, input.trial_ends_at ?? null, at, at,
-        );
+        insertWorkspaceRow(c, { id, name: input.name, plan: input.plan ?? null, trial_ends_at: input.trial_ends_at ?? null, created_at: at, updated_at: at });
         for (const objectType of input.objectTypes) insertObjectType(c, id, objectType, at);
         return workspace(id)!;
       });
@@ -49,10 +64,7 @@ export function settingsMethods(c: Connection) {
       return c.tx(() => {
         if (!workspace(input.workspace_id)) throw notFound('workspace', input.workspace_id);
         const id = newId('user');
-        guard(() => c.run(
-          `INSERT INTO users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
-          id, input.workspace_id, input.email, input.name ?? null, input.role, now(),
-        ), { email: input.email });
+        insertUserRow(c, { id, workspace_id: input.workspace_id, email: input.email, name: input.name ?? null, role: input.role, created_at: now() });
         return user(input.workspace_id, id)!;
       });
     },
@@ -76,11 +88,7 @@ export function settingsMethods(c: Connection) {
         // The key acts as its user, so the user must be a member of the key's workspace.
         if (!user(input.workspace_id, input.user_id)) throw notFound('user', input.user_id);
         const id = newId('apiKey');
-        c.run(
-          `INSERT INTO api_keys (id, workspace_id, user_id, name, scopes, hash, last_four, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, input.workspace_id, input.user_id, input.name, JSON.stringify(input.scopes), input.hash, input.last_four, now(),
-        );
+        insertApiKeyRow(c, { ...input, id, created_at: now(), last_used_at: null, revoked_at: null });
         return toApiKey(apiKey(id)!);
       });
     },

@@ -1,5 +1,5 @@
 import { unreachable } from '../../domain/errors.ts';
-import type { ComparisonNode, FilterOperator, SystemField } from '../../domain/filter-ast.ts';
+import type { ComparisonNode, FilterOperator } from '../../domain/filter-ast.ts';
 import type { SqlParam } from './connection.ts';
 
 /** A piece of SQL and the values it binds, in order. Values never enter the SQL text. */
@@ -7,13 +7,6 @@ export interface SqlFragment {
   sql: string;
   params: SqlParam[];
 }
-
-/** System fields live on the records row (alias `r`) and are never missing. */
-export const SYSTEM_COLUMNS: { readonly [F in SystemField]: string } = {
-  record_id: 'r.id',
-  created_at: 'r.created_at',
-  updated_at: 'r.updated_at',
-};
 
 /**
  * Operators true on a missing value are negations of a positive test: `ne` is "no element equals",

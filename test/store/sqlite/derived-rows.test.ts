@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../src/domain/types.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
-/** The value index and the FTS rows follow each write; stale rows would only cost space, so look. */
+/**
+ * The value index, the FTS rows, entry value rows and event links follow each write; stale rows
+ * would only cost space, so look.
+ */
 describe('sqlite derived rows', () => {
   let t: TempStore;
   let ws: Workspace;
@@ -22,6 +25,10 @@ describe('sqlite derived rows', () => {
     };
   };
 
+  const count = (sql: string, ...params: unknown[]) => (t.raw().prepare(sql).get(...params) as { n: number }).n;
+  const deal = (name: string) =>
+    t.store.createRecord(ws.id, { object_type_slug: 'deals', data: { name }, uniques: [], refs: [], created_by: null, assignee_id: null });
+
   it('indexes one value row per scalar and array element, skipping empty strings, and the text for search', async () => {
     const record = await t.store.createRecord(ws.id, {
       object_type_slug: 'companies', data: { name: 'Acme', domain: 'acme.example', employee_count: 3, description: '', tags: ['a', 'b', 'a'] },
@@ -39,6 +46,30 @@ describe('sqlite derived rows', () => {
     expect(counts(record.id)).toEqual({ values: 0, text: 0, claims: 0 });
     await t.store.restoreRecord(ws.id, record.id, [{ field: 'domain', value: 'acme.example' }]);
     expect(counts(record.id)).toEqual({ values: 2, text: 1, claims: 1 });
+  });
+
+  it('keeps one value row per scalar of an entry, replaces them on update and drops them on removal', async () => {
+    const list = await t.store.createList(ws.id, {
+      object_type_slug: 'deals', name: 'L', created_by: null,
+      fields: [{ slug: 'stage', name: 'Stage', type: 'status', config: { options: ['a', 'b'] } }, { slug: 'tags', name: 'Tags', type: 'multi_select' }],
+    }, []);
+    const record = await deal('D');
+    const [entry] = await t.store.addListEntries(ws.id, list.id, [{ record_id: record.id, data: { stage: 'a', tags: ['x', 'y', 'x'] } }], null, []);
+    const values = () => count('SELECT COUNT(*) AS n FROM entry_values WHERE entry_pk = (SELECT pk FROM list_entries WHERE id = ?)', entry!.id);
+    expect(values()).toBe(3);
+    await t.store.updateListEntry(ws.id, entry!.id, { stage: 'b' }, []);
+    expect(values()).toBe(1);
+    await t.store.removeListEntry(ws.id, entry!.id, []);
+    expect(count('SELECT COUNT(*) AS n FROM entry_values')).toBe(0);
+  });
+
+  it('writes one event_records row per record an event names, once each', async () => {
+    const [a, b] = [await deal('A'), await deal('B')];
+    await t.store.createNote(ws.id, { kind: 'note', title: 'N', body: '', format: 'plain', record_ids: [a.id, b.id], created_by: null }, [{
+      actor_id: null, key_id: null, via: null, tool: null, action: 'create', resource_type: 'note', resource_id: 'n', record_ids: [a.id, b.id, a.id], diff: null,
+    }]);
+    expect(count('SELECT COUNT(*) AS n FROM event_records WHERE workspace_id = ?', ws.id)).toBe(2);
+    expect(count('SELECT COUNT(*) AS n FROM note_records')).toBe(2);
   });
 });
 

@@ -9,7 +9,7 @@ import { statement } from '../statement.ts';
 
 const OBJECT_TYPE = 'o {.id, .workspace_id, .slug, .name, .icon, .color, .description, .standard, .created_at, .updated_at, .deleted_at}';
 const FIELDS = '[(o)-[:HAS_FIELD]->(f:Field) | f {.id, .slug, .name, .type, .description, .required, .unique, .archived, .config, .position, .created_at}]';
-const RETURN_OBJECT_TYPE = `RETURN ${OBJECT_TYPE} AS object_type, ${FIELDS} AS fields`;
+export const RETURN_OBJECT_TYPE = `RETURN ${OBJECT_TYPE} AS object_type, ${FIELDS} AS fields`;
 
 /** `$fields`: maps of {id, slug, name, type, description, required, unique, config, position}. */
 export const CREATE_OBJECT_TYPE = statement(

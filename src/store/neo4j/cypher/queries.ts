@@ -1,18 +1,14 @@
 import type { FilterNode, SortSpec } from '../../../domain/filter-ast.ts';
-import { filterToCypher, sortToCypher } from '../filter-cypher.ts';
-import type { BuiltStatement } from '../statement.ts';
+import { ENTRY_ITEMS, filterToCypher, RECORD_ITEMS, sortToCypher, type ItemSpace } from '../filter-cypher.ts';
+import type { PageStatements } from '../pages.ts';
+import { ENTRY } from './entries.ts';
 import { RECORD } from './records.ts';
 
 /**
- * The statements built at run time: a page of records (filter + sort) with its total, and a page
- * of full-text hits with theirs. SKIP and LIMIT go through toInteger() because the driver sends
- * JavaScript numbers as floats.
+ * The statements built at run time: a page of records or list entries (filter + sort) with its
+ * total, and a page of full-text hits with theirs. SKIP and LIMIT go through toInteger() because
+ * the driver sends JavaScript numbers as floats.
  */
-
-export interface PageStatements {
-  page: BuiltStatement;
-  count: BuiltStatement;
-}
 
 export interface ListParams {
   object_type_id: string;
@@ -22,19 +18,62 @@ export interface ListParams {
   limit: number;
 }
 
-/** records.list: live records of one object type passing the filter, ordered, one page. */
-export function listStatements(q: ListParams): PageStatements {
-  const where = filterToCypher(q.filter);
-  const sort = sortToCypher(q.sort);
-  const match = `MATCH (r:Record {object_type_id: $object_type_id})\nWHERE r.deleted_at IS NULL AND (${where.cypher})`;
-  const scope = { object_type_id: q.object_type_id, ...where.params };
+/** A kind of item that can be listed: its match (binding `r`, with its liveness test) and projection. */
+interface Listing {
+  space: ItemSpace;
+  /** `MATCH (r…)\nWHERE <live>`; the filter is ANDed to it. */
+  match: string;
+  /** `<projection> AS <column>`. */
+  returns: string;
+}
+
+const RECORD_LISTING: Listing = {
+  space: RECORD_ITEMS,
+  match: 'MATCH (r:Record {object_type_id: $object_type_id})\nWHERE r.deleted_at IS NULL',
+  returns: `${RECORD} AS record`,
+};
+
+/** An entry is listed while the record it holds is live (the list's liveness is checked by the caller). */
+const ENTRY_LISTING: Listing = {
+  space: ENTRY_ITEMS,
+  match: 'MATCH (r:ListEntry {list_id: $list_id})\nWHERE EXISTS { MATCH (r)-[:ENTRY_OF]->(held:Record) WHERE held.deleted_at IS NULL }',
+  returns: `${ENTRY} AS entry`,
+};
+
+interface ItemQuery {
+  filter?: FilterNode | undefined;
+  sort: SortSpec;
+  offset: number;
+  limit: number;
+}
+
+/** One page of the live items of a listing passing the filter, ordered, and the count of the same match. */
+function pageStatements(listing: Listing, scope: Record<string, unknown>, q: ItemQuery): PageStatements {
+  const where = filterToCypher(q.filter, listing.space);
+  const sort = sortToCypher(q.sort, listing.space);
+  const match = `${listing.match} AND (${where.cypher})`;
+  const params = { ...scope, ...where.params };
   return {
     page: {
-      cypher: `${match}\n${sort.match}\nRETURN ${RECORD} AS record\nORDER BY ${sort.orderBy}\nSKIP toInteger($offset) LIMIT toInteger($limit)`,
-      params: { ...scope, ...sort.params, offset: q.offset, limit: q.limit },
+      cypher: `${match}\n${sort.match}\nRETURN ${listing.returns}\nORDER BY ${sort.orderBy}\nSKIP toInteger($offset) LIMIT toInteger($limit)`,
+      params: { ...params, ...sort.params, offset: q.offset, limit: q.limit },
     },
-    count: { cypher: `${match}\nRETURN count(r) AS total`, params: scope },
+    count: { cypher: `${match}\nRETURN count(r) AS total`, params },
   };
+}
+
+/** records.list: live records of one object type passing the filter, ordered, one page. */
+export function listStatements(q: ListParams): PageStatements {
+  return pageStatements(RECORD_LISTING, { object_type_id: q.object_type_id }, q);
+}
+
+export interface EntryListParams extends Omit<ListParams, 'object_type_id'> {
+  list_id: string;
+}
+
+/** lists.entries: entries of one list whose record is live, filtered on entry data, ordered, one page. */
+export function entryListStatements(q: EntryListParams): PageStatements {
+  return pageStatements(ENTRY_LISTING, { list_id: q.list_id }, q);
 }
 
 export interface SearchParams {

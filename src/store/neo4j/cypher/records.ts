@@ -8,15 +8,12 @@ import { statement } from '../statement.ts';
 
 export const RECORD = 'r {.id, .workspace_id, .object_type_slug, .data, .assignee_id, .created_by, .created_at, .updated_at, .deleted_at}';
 
-export const CREATE_RECORD = statement(
-  'createRecord',
-  ['id', 'workspace_id', 'object_type_id', 'object_type_slug', 'data', 'assignee_id', 'created_by', 'now'],
-  `
-CREATE (r:Record {id: $id, workspace_id: $workspace_id, object_type_id: $object_type_id,
-                  object_type_slug: $object_type_slug, data: $data, assignee_id: $assignee_id,
-                  created_by: $created_by, created_at: $now, updated_at: $now})
-RETURN r.id AS id`,
-);
+/** `$records`: maps of {id, object_type_id, object_type_slug, data, assignee_id, created_by}; one or a whole batch. */
+export const CREATE_RECORDS = statement('createRecords', ['workspace_id', 'records', 'now'], `
+UNWIND $records AS rec
+CREATE (r:Record {id: rec.id, workspace_id: $workspace_id, object_type_id: rec.object_type_id,
+                  object_type_slug: rec.object_type_slug, data: rec.data, assignee_id: rec.assignee_id,
+                  created_by: rec.created_by, created_at: $now, updated_at: $now})`);
 
 /** With `object_type_id`: the type the record belongs to. Soft-deleted records included. */
 export const GET_RECORD = statement('getRecord', ['workspace_id', 'id'], `
@@ -49,18 +46,23 @@ RETURN count(r) AS total`);
 
 // ---- unique claims
 
-/** The fields among `$claims` ({field, value}) whose value another record of the type holds. */
-export const TAKEN_CLAIMS = statement('takenClaims', ['object_type_id', 'record_id', 'claims'], `
-UNWIND $claims AS claim
-MATCH (c:UniqueClaim {object_type_id: $object_type_id, field: claim.field, value: claim.value})
-WHERE c.record_id <> $record_id
-RETURN DISTINCT claim.field AS field`);
+/**
+ * The positions in `$claims` ({object_type_id, record_id, field, value}) of the claims whose value
+ * another record of the type holds.
+ */
+export const TAKEN_CLAIMS = statement('takenClaims', ['claims'], `
+UNWIND range(0, size($claims) - 1) AS i
+WITH i, $claims[i] AS claim
+MATCH (c:UniqueClaim {object_type_id: claim.object_type_id, field: claim.field, value: claim.value})
+WHERE c.record_id <> claim.record_id
+RETURN DISTINCT i`);
 
-export const WRITE_CLAIMS = statement('writeClaims', ['record_id', 'claims'], `
-MATCH (r:Record {id: $record_id})
-FOREACH (claim IN $claims |
-  CREATE (:UniqueClaim {workspace_id: r.workspace_id, object_type_id: r.object_type_id, field: claim.field,
-                        value: claim.value, record_id: r.id}))`);
+/** `$claims`: maps of {record_id, field, value}; the record gives the scope. */
+export const WRITE_CLAIMS = statement('writeClaims', ['claims'], `
+UNWIND $claims AS claim
+MATCH (r:Record {id: claim.record_id})
+CREATE (:UniqueClaim {workspace_id: r.workspace_id, object_type_id: r.object_type_id, field: claim.field,
+                      value: claim.value, record_id: r.id})`);
 
 export const RELEASE_CLAIMS = statement('releaseClaims', ['record_id'], `
 MATCH (c:UniqueClaim {record_id: $record_id})
@@ -68,13 +70,22 @@ DELETE c`);
 
 // ---- value index and search text
 
-/** `$values`: FieldValue property maps; `$search_text` may be null. */
-export const WRITE_INDEX = statement('writeIndex', ['id', 'values', 'search_text'], `
-MATCH (r:Record {id: $id})
-SET r.search_text = $search_text
-FOREACH (value IN $values |
+/**
+ * Cypher that gives the item `r` (a record or a list entry) one FieldValue node for each map
+ * ({field, t, lt, n}, see encoding.ts) in the list expression `values`.
+ */
+export function createValues(values: string): string {
+  return `FOREACH (value IN ${values} |
   CREATE (r)-[:HAS_VALUE]->(:FieldValue {workspace_id: r.workspace_id, field: value.field, t: value.t, lt: value.lt,
-                                         n: value.n}))`);
+                                         n: value.n}))`;
+}
+
+/** `$records`: maps of {id, values (FieldValue property maps), search_text (may be null)}. */
+export const WRITE_INDEX = statement('writeIndex', ['records'], `
+UNWIND $records AS rec
+MATCH (r:Record {id: rec.id})
+SET r.search_text = rec.search_text
+${createValues('rec.values')}`);
 
 export const CLEAR_INDEX = statement('clearIndex', ['id'], `
 MATCH (r:Record {id: $id})
@@ -99,9 +110,10 @@ MATCH (r:Record {id: $id})-[e:RELATES_TO {source: 'field'}]->(t:Record)
 WHERE NOT {field: e.type, to_id: t.id} IN $refs
 DELETE e`);
 
-export const ADD_FIELD_RELATIONS = statement('addFieldRelations', ['id', 'refs', 'now'], `
-MATCH (r:Record {id: $id})
+/** `$refs`: maps of {from_id, field, to_id}, distinct; an edge already there is kept. */
+export const ADD_FIELD_RELATIONS = statement('addFieldRelations', ['refs', 'now'], `
 UNWIND $refs AS ref
+MATCH (r:Record {id: ref.from_id})
 MATCH (t:Record {id: ref.to_id, workspace_id: r.workspace_id})
 WHERE NOT EXISTS { MATCH (r)-[e:RELATES_TO {source: 'field'}]->(t) WHERE e.type = ref.field }
 CREATE (r)-[:RELATES_TO {type: ref.field, source: 'field', created_at: $now}]->(t)`);

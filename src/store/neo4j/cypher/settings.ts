@@ -4,11 +4,15 @@ import { statement } from '../statement.ts';
  * Workspaces, users and API keys: the workspace settings the CLI and Owners manage. `seq` numbers
  * nodes in creation order (within a workspace for users and keys), so lists made in the same
  * millisecond keep the order they were made in, as SQLite's rowid keeps it.
+ *
+ * A workspace being imported (`loadDump`, load.ts) carries `loading: true` until its last row is
+ * written: the reads, the patch and adding a member pass it by, so nobody sees, signs in to or
+ * changes half of it.
  */
 
-const WORKSPACE = 'w {.id, .name, .plan, .trial_ends_at, .created_at, .updated_at}';
-const USER = 'u {.id, .workspace_id, .email, .name, .role, .created_at}';
-const API_KEY = 'k {.id, .workspace_id, .user_id, .name, .scopes, .hash, .last_four, .created_at, .last_used_at, .revoked_at}';
+export const WORKSPACE = 'w {.id, .name, .plan, .trial_ends_at, .created_at, .updated_at}';
+export const USER = 'u {.id, .workspace_id, .email, .name, .role, .created_at}';
+export const API_KEY = 'k {.id, .workspace_id, .user_id, .name, .scopes, .hash, .last_four, .created_at, .last_used_at, .revoked_at}';
 
 export const CREATE_WORKSPACE = statement('createWorkspace', ['id', 'name', 'plan', 'trial_ends_at', 'now'], `
 WITH COUNT { MATCH (x:Workspace) } AS seq
@@ -18,21 +22,25 @@ RETURN ${WORKSPACE} AS workspace`);
 
 export const GET_WORKSPACE = statement('getWorkspace', ['id'], `
 MATCH (w:Workspace {id: $id})
+WHERE w.loading IS NULL
 RETURN ${WORKSPACE} AS workspace`);
 
 export const LIST_WORKSPACES = statement('listWorkspaces', [], `
 MATCH (w:Workspace)
+WHERE w.loading IS NULL
 RETURN ${WORKSPACE} AS workspace
 ORDER BY w.created_at, w.seq, w.id`);
 
 /** `$patch` holds only keys of WorkspacePatch, picked by code; a null removes the property. */
 export const UPDATE_WORKSPACE = statement('updateWorkspace', ['id', 'patch', 'now'], `
 MATCH (w:Workspace {id: $id})
+WHERE w.loading IS NULL
 SET w += $patch, w.updated_at = $now
 RETURN ${WORKSPACE} AS workspace`);
 
 export const CREATE_USER = statement('createUser', ['workspace_id', 'id', 'email', 'email_key', 'name', 'role', 'now'], `
 MATCH (w:Workspace {id: $workspace_id})
+WHERE w.loading IS NULL
 WITH w, COUNT { MATCH (x:User {workspace_id: w.id}) } AS seq
 CREATE (u:User {id: $id, workspace_id: w.id, email: $email, email_key: $email_key, name: $name, role: $role,
                 seq: seq, created_at: $now})

@@ -1,0 +1,197 @@
+import { CrmError, type ErrorCode } from '../domain/errors.ts';
+import {
+  CALL_STYLES, EVENT_ACTIONS, FIELD_TYPES, NOTE_FORMATS, NOTE_KINDS, RESOURCE_TYPES, ROLES, SCOPES, TASK_STATUSES,
+  type ApiKey, type CrmList, type FieldDef, type ListEntry, type Note, type ObjectType, type Relation, type SavedView,
+  type StoredRecord, type Task, type TimelineEvent, type User, type ViewSort, type Workspace,
+} from '../domain/types.ts';
+import { DUMP_ORDER, type DumpKind, type DumpRow } from './port-dump.ts';
+
+/**
+ * The shape check of dump rows on their way in. A dump file is outside input: every row must be
+ * exactly its domain type (every key present, no other key, values of the right JSON type and
+ * vocabulary), so what is loaded is what a later dump writes back. Pure (no store), so any adapter
+ * can use it. Cross-row references (a key's user, an entry's list and record) are the loader's.
+ */
+
+/** Throws a message fragment ("must be ...") for the value at `path`, or returns nothing. */
+type Check = (value: unknown, path: string) => void;
+
+class ShapeError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(message);
+  }
+}
+
+const fail = (path: string, expected: string, value: unknown): never => {
+  throw new ShapeError(path, `${path} must be ${expected}, not ${value === undefined ? 'missing' : JSON.stringify(value)}`);
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text: Check = (v, path) => {
+  if (typeof v !== 'string' || v === '') fail(path, 'a non-empty string', v);
+};
+/** Names, bodies and descriptions may be empty strings. */
+const anyText: Check = (v, path) => {
+  if (typeof v !== 'string') fail(path, 'a string', v);
+};
+/** ISO-8601 timestamps as the stores write them. */
+const time: Check = (v, path) => {
+  if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) fail(path, 'an ISO-8601 timestamp', v);
+};
+const flag: Check = (v, path) => {
+  if (typeof v !== 'boolean') fail(path, 'true or false', v);
+};
+const integer: Check = (v, path) => {
+  if (!Number.isInteger(v)) fail(path, 'an integer', v);
+};
+const object: Check = (v, path) => {
+  if (!isObject(v)) fail(path, 'an object', v);
+};
+
+function nullable(check: Check): Check {
+  return (v, path) => {
+    if (v !== null) check(v, path);
+  };
+}
+
+function oneOf(allowed: readonly string[]): Check {
+  return (v, path) => {
+    if (typeof v !== 'string' || !allowed.includes(v)) fail(path, `one of ${allowed.join(', ')}`, v);
+  };
+}
+
+function arrayOf(check: Check): Check {
+  return (v, path) => {
+    if (!Array.isArray(v)) fail(path, 'an array', v);
+    (v as unknown[]).forEach((item, i) => check(item, `${path}[${i}]`));
+  };
+}
+
+/** One check per key of T, no more, no fewer: the compiler keeps the shapes in step with the domain types. */
+type Shape<T> = { readonly [K in keyof T]-?: Check };
+
+function shape<T>(keys: Shape<T>): Check {
+  const known = Object.keys(keys);
+  return (v, path) => {
+    if (!isObject(v)) fail(path, 'an object', v);
+    const row = v as Record<string, unknown>;
+    for (const key of known) (keys as Record<string, Check>)[key]!(row[key], `${path}.${key}`);
+    const extra = Object.keys(row).find((key) => !Object.hasOwn(keys, key));
+    if (extra !== undefined) throw new ShapeError(`${path}.${extra}`, `${path}.${extra} is not a key of this row; allowed: ${known.join(', ')}`);
+  };
+}
+
+const nullableText = nullable(text);
+const nullableTime = nullable(time);
+const ids = arrayOf(text);
+
+const FIELD = shape<FieldDef>({
+  id: text, slug: text, name: anyText, type: oneOf(FIELD_TYPES), description: nullable(anyText), required: flag, unique: flag,
+  archived: flag, config: object, position: integer, created_at: time,
+});
+
+const ROWS: { readonly [K in DumpKind]: Check } = {
+  workspace: shape<Workspace>({ id: text, name: anyText, plan: nullableText, trial_ends_at: nullableTime, created_at: time, updated_at: time }),
+  user: shape<User>({ id: text, workspace_id: text, email: text, name: nullable(anyText), role: oneOf(ROLES), created_at: time }),
+  api_key: shape<ApiKey>({
+    id: text, workspace_id: text, user_id: text, name: anyText, scopes: arrayOf(oneOf(SCOPES)), hash: text, last_four: anyText,
+    created_at: time, last_used_at: nullableTime, revoked_at: nullableTime,
+  }),
+  object_type: shape<ObjectType>({
+    id: text, workspace_id: text, slug: text, name: anyText, icon: nullable(anyText), color: nullable(anyText), description: nullable(anyText),
+    standard: flag, fields: arrayOf(FIELD), created_at: time, updated_at: time, deleted_at: nullableTime,
+  }),
+  record: shape<StoredRecord>({
+    id: text, workspace_id: text, object_type_slug: text, data: object, assignee_id: nullableText, created_by: nullableText,
+    created_at: time, updated_at: time, deleted_at: nullableTime,
+  }),
+  relation: shape<Relation & { workspace_id: string }>({
+    workspace_id: text, type: text, source: oneOf(['field', 'link']), from_id: text, from_object: text, to_id: text, to_object: text,
+    created_at: time,
+  }),
+  list: shape<CrmList>({
+    id: text, workspace_id: text, object_type_slug: text, name: anyText, description: nullable(anyText), fields: arrayOf(FIELD),
+    created_by: nullableText, created_at: time, updated_at: time, deleted_at: nullableTime,
+  }),
+  entry: shape<ListEntry>({
+    id: text, workspace_id: text, list_id: text, record_id: text, data: object, created_by: nullableText, created_at: time, updated_at: time,
+  }),
+  view: shape<SavedView>({
+    id: text, workspace_id: text, name: anyText, object_type_slug: text, list_id: nullableText, filters: nullable(object),
+    sorts: arrayOf(shape<ViewSort>({ field: text, ascending: flag })), visible_fields: ids, created_by: nullableText,
+    created_at: time, updated_at: time, deleted_at: nullableTime,
+  }),
+  note: shape<Note>({
+    id: text, workspace_id: text, kind: oneOf(NOTE_KINDS), title: anyText, body: anyText, format: oneOf(NOTE_FORMATS), record_ids: ids,
+    created_by: nullableText, created_at: time, updated_at: time, deleted_at: nullableTime,
+  }),
+  task: shape<Task>({
+    id: text, workspace_id: text, title: anyText, body: anyText, status: oneOf(TASK_STATUSES), due_at: nullableTime,
+    assignee_id: nullableText, record_ids: ids, created_by: nullableText, completed_at: nullableTime, created_at: time,
+    updated_at: time, deleted_at: nullableTime,
+  }),
+  event: shape<TimelineEvent>({
+    id: text, workspace_id: text, at: time, actor_id: nullableText, key_id: nullableText, via: nullable(oneOf(CALL_STYLES)),
+    tool: nullableText, action: oneOf(EVENT_ACTIONS), resource_type: oneOf(RESOURCE_TYPES), resource_id: text, record_ids: ids,
+    diff: nullable(object),
+  }),
+};
+
+/** An error (by default `validation_error`) about the `position`-th row (1-based) of a dump, naming its kind and id when known. */
+export function dumpRowError(
+  position: number, row: unknown, message: string, details: Record<string, unknown> = {}, code: ErrorCode = 'validation_error',
+): CrmError {
+  const kind = isObject(row) && typeof row['kind'] === 'string' ? row['kind'] : undefined;
+  const id = isObject(row) && isObject(row['row']) && typeof row['row']['id'] === 'string' ? row['row']['id'] : undefined;
+  const what = [kind, id].filter((part) => part !== undefined).join(' ');
+  return new CrmError(code, `dump row ${position}${what ? ` (${what})` : ''}: ${message}`, {
+    param: 'rows', row: position, ...(kind === undefined ? {} : { kind }), ...(id === undefined ? {} : { id }), ...details,
+  });
+}
+
+/**
+ * Follows a dump row by row: the first row is the one workspace, kinds come in DUMP_ORDER, every row
+ * has its kind's exact shape and belongs to the workspace. Returns the checked row; throws a
+ * `validation_error` naming the row (`dumpRowError`) otherwise.
+ */
+export class DumpChecker {
+  #position = 0;
+  #rank = 0;
+  #workspaceId: string | null = null;
+
+  get workspaceId(): string | null {
+    return this.#workspaceId;
+  }
+
+  get rows(): number {
+    return this.#position;
+  }
+
+  check(input: unknown): DumpRow {
+    const position = ++this.#position;
+    const error = (message: string, details?: Record<string, unknown>) => dumpRowError(position, input, message, details);
+    if (!isObject(input) || typeof input['kind'] !== 'string') throw error('a dump row is {"kind": ..., "row": {...}}');
+    const kind = input['kind'] as DumpKind;
+    const rank = DUMP_ORDER.indexOf(kind);
+    if (rank < 0) throw error(`unknown kind ${JSON.stringify(kind)}`, { allowed: DUMP_ORDER });
+    if (Object.keys(input).some((key) => key !== 'kind' && key !== 'row')) throw error('a dump row has only the keys kind and row');
+    if (this.#workspaceId === null && kind !== 'workspace') throw error('the first row of a dump must be the workspace');
+    if (this.#workspaceId !== null && kind === 'workspace') throw error('a dump holds one workspace');
+    if (rank < this.#rank) throw error(`${kind} rows must come before ${DUMP_ORDER[this.#rank]} rows`);
+    this.#rank = rank;
+    try {
+      ROWS[kind](input['row'], 'row');
+    } catch (err) {
+      if (err instanceof ShapeError) throw error(err.message, { field: err.path });
+      throw err;
+    }
+    const row = input as DumpRow;
+    if (row.kind === 'workspace') this.#workspaceId = row.row.id;
+    else if (row.row.workspace_id !== this.#workspaceId) {
+      throw error(`row.workspace_id must be the dump's workspace ${JSON.stringify(this.#workspaceId)}`, { field: 'row.workspace_id' });
+    }
+    return row;
+  }
+}

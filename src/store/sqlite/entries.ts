@@ -1,0 +1,130 @@
+import { CrmError, notFound } from '../../domain/errors.ts';
+import type { ListEntry, RecordData } from '../../domain/types.ts';
+import type { EntryQuery, NewEvent, NewListEntry } from '../port-work.ts';
+import { insertSql, type Connection } from './connection.ts';
+import { pageItems } from './item-pages.ts';
+import { ENTRIES, ENTRY_COLUMNS } from './items.ts';
+import { requireList } from './lists.ts';
+import { indexValues, unindexValues } from './record-index.ts';
+import { parseJson } from './resources.ts';
+import { idFor, now } from './rows.ts';
+import { withEvents } from './timeline.ts';
+
+export interface EntryRow extends Omit<ListEntry, 'data'> {
+  pk: number;
+  list_pk: number;
+  data: string;
+}
+
+export function toEntry(row: EntryRow): ListEntry {
+  const { pk: _pk, list_pk: _listPk, ...rest } = row;
+  return { ...rest, data: parseJson<RecordData>(row.data) };
+}
+
+/**
+ * Checks a batch before anything is written: each record must be a live record of the workspace
+ * (`not_found`) and neither in the list already nor twice in the batch (`conflict`); the error
+ * names the first failing entry by `entries[<i>].record_id` and `index`.
+ */
+function checkBatch(c: Connection, workspaceId: string, listPk: number, entries: readonly NewListEntry[]): void {
+  const ids = JSON.stringify(entries.map((entry) => entry.record_id));
+  const live = new Set(c.all<{ id: string }>(
+    'SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?)) AND workspace_id = ? AND deleted_at IS NULL', ids, workspaceId,
+  ).map((row) => row.id));
+  const taken = new Set(c.all<{ record_id: string }>(
+    'SELECT record_id FROM list_entries WHERE list_pk = ? AND record_id IN (SELECT value FROM json_each(?))', listPk, ids,
+  ).map((row) => row.record_id));
+  const batch = new Set<string>();
+  entries.forEach(({ record_id: recordId }, index) => {
+    const param = `entries[${index}].record_id`;
+    if (!live.has(recordId)) {
+      throw new CrmError('not_found', `${param}: the record ${JSON.stringify(recordId)} was not found`, { param, index, resource: 'record', id: recordId });
+    }
+    if (taken.has(recordId) || batch.has(recordId)) {
+      const where = taken.has(recordId) ? 'already in the list' : 'in this batch twice';
+      throw new CrmError('conflict', `${param}: the record ${JSON.stringify(recordId)} is ${where}`, { param, index, record_id: recordId });
+    }
+    batch.add(recordId);
+  });
+}
+
+/** Writes an entry as given, in the list with this pk, with its value rows (add and load alike). */
+export function insertEntryRow(c: Connection, listPk: number, entry: ListEntry): void {
+  const { lastInsertRowid } = c.run(
+    insertSql('list_entries', 'id, workspace_id, list_pk, list_id, record_id, data, created_by, created_at, updated_at'),
+    entry.id, entry.workspace_id, listPk, entry.list_id, entry.record_id, JSON.stringify(entry.data), entry.created_by,
+    entry.created_at, entry.updated_at,
+  );
+  indexValues(c, ENTRIES, Number(lastInsertRowid), listPk, entry.data);
+}
+
+/** Synchronous list entry methods of the Store; entry data has its own value index (items.ts ENTRIES). */
+export function entryMethods(c: Connection) {
+  const find = (workspaceId: string, entryId: string): EntryRow | undefined =>
+    c.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM list_entries r WHERE r.id = ? AND r.workspace_id = ?`, entryId, workspaceId);
+  const mustFind = (workspaceId: string, entryId: string): EntryRow => {
+    const row = find(workspaceId, entryId);
+    if (!row) throw notFound('list entry', entryId);
+    return row;
+  };
+
+  return {
+    addListEntries(workspaceId: string, listId: string, entries: NewListEntry[], createdBy: string | null, events: NewEvent[]): ListEntry[] {
+      return withEvents(c, workspaceId, events, () => {
+        const list = requireList(c, workspaceId, listId);
+        checkBatch(c, workspaceId, list.pk, entries);
+        const at = now();
+        return entries.map((entry) => {
+          const id = idFor('entry', entry);
+          insertEntryRow(c, list.pk, {
+            id, workspace_id: workspaceId, list_id: list.id, record_id: entry.record_id, data: entry.data, created_by: createdBy,
+            created_at: at, updated_at: at,
+          });
+          return toEntry(find(workspaceId, id)!);
+        });
+      });
+    },
+
+    getListEntry(workspaceId: string, entryId: string): ListEntry | null {
+      const row = find(workspaceId, entryId);
+      return row ? toEntry(row) : null;
+    },
+
+    /** Whatever the state of the records (and the list): this is for finding duplicates. */
+    findListEntries(workspaceId: string, listId: string, recordIds: readonly string[]): ListEntry[] {
+      if (recordIds.length === 0) return [];
+      return c.all<EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM list_entries r
+         WHERE r.list_id = ? AND r.workspace_id = ? AND r.record_id IN (SELECT value FROM json_each(?)) ORDER BY r.pk`,
+        listId, workspaceId, JSON.stringify(recordIds),
+      ).map(toEntry);
+    },
+
+    /** `not_found` when the list is not live. */
+    listEntries(workspaceId: string, listId: string, query: EntryQuery): { items: ListEntry[]; total: number } {
+      const list = requireList(c, workspaceId, listId);
+      const { rows, total } = pageItems<EntryRow>(c, ENTRIES, list.pk, query);
+      return { items: rows.map(toEntry), total };
+    },
+
+    updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[]): ListEntry {
+      return withEvents(c, workspaceId, events, () => {
+        const row = mustFind(workspaceId, entryId);
+        c.run('UPDATE list_entries SET data = ?, updated_at = ? WHERE pk = ?', JSON.stringify(data), now(), row.pk);
+        unindexValues(c, ENTRIES, row.pk);
+        indexValues(c, ENTRIES, row.pk, row.list_pk, data);
+        return toEntry(find(workspaceId, entryId)!);
+      });
+    },
+
+    /** A hard delete: the entry and its value rows go; its history stays on the timeline. */
+    removeListEntry(workspaceId: string, entryId: string, events: NewEvent[]): ListEntry {
+      return withEvents(c, workspaceId, events, () => {
+        const row = mustFind(workspaceId, entryId);
+        unindexValues(c, ENTRIES, row.pk);
+        c.run('DELETE FROM list_entries WHERE pk = ?', row.pk);
+        return toEntry(row);
+      });
+    },
+  };
+}

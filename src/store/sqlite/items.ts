@@ -1,0 +1,75 @@
+import type { SystemField } from '../../domain/filter-ast.ts';
+import { RECORD_COLUMNS } from './rows.ts';
+
+/**
+ * A kind of item that filters and sorts work on: records (partitioned by object type) and list
+ * entries (partitioned by list). Each has an items table with an integer `pk`, always aliased `r`
+ * in queries, and a value index shaped like record_values (one row per scalar: v_text or v_num),
+ * so one filter compiler and one pager serve both. Table and column names come from here, never
+ * from callers.
+ */
+export interface ItemSpace {
+  table: string;
+  /** SELECT list on `r`. */
+  columns: string;
+  /** The value index table (alias `v`, `sv` or `m`) and its column holding the item pk. */
+  values: string;
+  itemKey: string;
+  /** The partition column, on both tables: an item is filtered within one scope. */
+  scope: string;
+  /** SQL on `r` that holds for the items a listing shows. */
+  live: string;
+  /**
+   * True when value rows exist only for live items, so counting matches can read the value index
+   * alone; otherwise counts go through the items table and `live`.
+   */
+  valuesOnlyLive: boolean;
+  /** The column of `r` behind each system field. */
+  system: { readonly [F in SystemField]: string };
+  /** Indexes of the items table in (scope, system field, id) order, for walking a sort. */
+  systemIndexes: { readonly [F in SystemField]: string };
+  /** Indexes of the value table in (scope, field, value, item) order. */
+  valueIndexes: { readonly text: string; readonly num: string };
+  /** `INSERT` of one value row: item pk, scope pk, field, v_text, v_num. */
+  insertValue: string;
+}
+
+function itemSpace(space: Omit<ItemSpace, 'insertValue'>): ItemSpace {
+  return Object.freeze({
+    ...space,
+    insertValue: `INSERT INTO ${space.values} (${space.itemKey}, ${space.scope}, field, v_text, v_num) VALUES (?, ?, ?, ?, ?)`,
+  });
+}
+
+/** Live records of one object type. Soft delete drops a record's value rows, restore rebuilds them. */
+export const RECORDS = itemSpace({
+  table: 'records',
+  columns: RECORD_COLUMNS,
+  values: 'record_values',
+  itemKey: 'record_pk',
+  scope: 'object_type_pk',
+  live: 'r.deleted_at IS NULL',
+  valuesOnlyLive: true,
+  system: { record_id: 'r.id', created_at: 'r.created_at', updated_at: 'r.updated_at' },
+  systemIndexes: { record_id: 'records_live_by_id', created_at: 'records_live_by_created', updated_at: 'records_live_by_updated' },
+  valueIndexes: { text: 'record_values_by_text', num: 'record_values_by_num' },
+});
+
+export const ENTRY_COLUMNS = 'r.pk, r.id, r.workspace_id, r.list_pk, r.list_id, r.record_id, r.data, r.created_by, r.created_at, r.updated_at';
+
+/**
+ * Entries of one list whose record is live. An entry keeps its value rows while its record is
+ * soft-deleted (the record may come back), so `live` is tested on every count.
+ */
+export const ENTRIES = itemSpace({
+  table: 'list_entries',
+  columns: ENTRY_COLUMNS,
+  values: 'entry_values',
+  itemKey: 'entry_pk',
+  scope: 'list_pk',
+  live: 'EXISTS (SELECT 1 FROM records lr WHERE lr.id = r.record_id AND lr.deleted_at IS NULL)',
+  valuesOnlyLive: false,
+  system: { record_id: 'r.record_id', created_at: 'r.created_at', updated_at: 'r.updated_at' },
+  systemIndexes: { record_id: 'list_entries__record', created_at: 'list_entries_by_created', updated_at: 'list_entries_by_updated' },
+  valueIndexes: { text: 'entry_values_by_text', num: 'entry_values_by_num' },
+});

@@ -1,0 +1,74 @@
+import { newMonotonicId } from '../../domain/ids.ts';
+import type { TimelineEvent } from '../../domain/types.ts';
+import type { EventQuery, NewEvent } from '../port-work.ts';
+import { insertSql, type Connection, type SqlParam } from './connection.ts';
+import { count, pageOf } from './item-pages.ts';
+import { now } from './rows.ts';
+
+export const EVENT_COLUMNS = 'e.id, e.workspace_id, e.at, e.actor_id, e.key_id, e.via, e.tool, e.action, e.resource_type, e.resource_id, e.record_ids, e.diff';
+
+export interface EventRow extends Omit<TimelineEvent, 'record_ids' | 'diff'> {
+  record_ids: string;
+  diff: string | null;
+}
+
+export function toEvent(row: EventRow): TimelineEvent {
+  return { ...row, record_ids: JSON.parse(row.record_ids) as string[], diff: row.diff === null ? null : JSON.parse(row.diff) as TimelineEvent['diff'] };
+}
+
+/**
+ * Appends the events of a change. Ids are monotonic, so they sort in the order written even within
+ * one millisecond, and the timeline reads newest first by id. Each named record gets a row in
+ * event_records for the per-record timeline.
+ */
+function writeEvents(c: Connection, workspaceId: string, events: readonly NewEvent[]): void {
+  const at = now();
+  for (const event of events) insertEvent(c, { ...event, id: newMonotonicId('event'), workspace_id: workspaceId, at });
+}
+
+/** Writes an event as given, with an event_records row per named record (append and load alike). */
+export function insertEvent(c: Connection, event: TimelineEvent): void {
+  c.run(
+    insertSql('events', 'id, workspace_id, at, actor_id, key_id, via, tool, action, resource_type, resource_id, record_ids, diff'),
+    event.id, event.workspace_id, event.at, event.actor_id, event.key_id, event.via, event.tool, event.action, event.resource_type,
+    event.resource_id, JSON.stringify(event.record_ids), event.diff === null ? null : JSON.stringify(event.diff),
+  );
+  for (const recordId of new Set(event.record_ids)) {
+    c.run('INSERT INTO event_records (workspace_id, record_id, event_id) VALUES (?, ?, ?)', event.workspace_id, recordId, event.id);
+  }
+}
+
+/**
+ * Runs a change and appends its timeline events in the same transaction, after the change
+ * succeeded: a change that throws writes no event, and events are never written without it.
+ */
+export function withEvents<T>(c: Connection, workspaceId: string, events: readonly NewEvent[] | undefined, change: () => T): T {
+  return c.tx(() => {
+    const result = change();
+    if (events && events.length > 0) writeEvents(c, workspaceId, events);
+    return result;
+  });
+}
+
+/** Synchronous timeline reads of the Store. */
+export function timelineMethods(c: Connection) {
+  return {
+    /** Newest first by id; `since` keeps only ids after the cursor; total counts the same criteria. */
+    listEvents(workspaceId: string, query: EventQuery): { items: TimelineEvent[]; total: number } {
+      const since = query.since ?? '';
+      const params: SqlParam[] = query.record_id === undefined ? [workspaceId, since] : [workspaceId, query.record_id, since];
+      const from = query.record_id === undefined
+        ? { sql: 'FROM events e WHERE e.workspace_id = ? AND e.id > ?', params }
+        : {
+          sql: `FROM event_records er JOIN events e ON e.id = er.event_id
+                WHERE er.workspace_id = ? AND er.record_id = ? AND er.event_id > ?`,
+          params,
+        };
+      const orderBy = query.record_id === undefined ? 'e.id DESC' : 'er.event_id DESC';
+      return c.tx(() => ({
+        items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
+        total: count(c, from),
+      }));
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { CrmError } from '../../src/domain/errors.ts';
+import type { NewEvent, NewRecord } from '../../src/store/port.ts';
+import type { Connection, Row, Tx } from '../../src/store/neo4j/connection.ts';
+import { entryMethods } from '../../src/store/neo4j/entries.ts';
+import { noteMethods } from '../../src/store/neo4j/notes.ts';
+import { recordMethods } from '../../src/store/neo4j/records.ts';
+import { registeredStatements, type BuiltStatement } from '../../src/store/neo4j/statement.ts';
+import { timelineMethods } from '../../src/store/neo4j/timeline.ts';
+import '../../src/store/neo4j/index.ts';
+
+/**
+ * The decisions the Neo4j adapter takes in TypeScript between its statements — which failure of a
+ * batch it reports, in which order it writes, what it binds — checked without a server: a scripted
+ * transaction answers each registered statement by name and logs what was sent.
+ */
+
+type Answer = (name: string, params: Record<string, unknown>) => Row[];
+interface Sent {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+function scripted(answer: Answer = () => []): { conn: Connection; sent: Sent[]; names: () => string[] } {
+  const byCypher = new Map(registeredStatements().map((s) => [s.cypher, s.name]));
+  const sent: Sent[] = [];
+  const tx = {
+    async rows(built: BuiltStatement): Promise<Row[]> {
+      const name = byCypher.get(built.cypher) ?? `built: ${built.cypher.split('\n')[0]}`;
+      sent.push({ name, params: built.params });
+      return answer(name, built.params);
+    },
+    async first(built: BuiltStatement): Promise<Row | undefined> {
+      return (await tx.rows(built))[0];
+    },
+  } as unknown as Tx;
+  const conn = { read: (work: (t: Tx) => Promise<unknown>) => work(tx), write: (work: (t: Tx) => Promise<unknown>) => work(tx) };
+  return { conn: conn as unknown as Connection, sent, names: () => sent.map((s) => s.name) };
+}
+
+const WS = 'ws_01JB0000000000000000000000';
+const objectType = (slug: string): Row => ({
+  object_type: { id: `obj_${slug}`, workspace_id: WS, slug, name: slug, created_at: 'x', updated_at: 'x', deleted_at: null },
+  fields: [],
+});
+const record = (id: string): Row => ({ record: { id } });
+const event = (resourceId: string, recordIds: string[] = []): NewEvent => ({
+  actor_id: null, key_id: null, via: 'rest', tool: 't', action: 'create', resource_type: 'record', resource_id: resourceId, record_ids: recordIds, diff: null,
+});
+const newRecord = (slug: string, extra: Partial<NewRecord> = {}): NewRecord =>
+  ({ object_type_slug: slug, data: {}, uniques: [], refs: [], created_by: null, assignee_id: null, ...extra });
+const email = (value: string) => ({ uniques: [{ field: 'email', value }] });
+
+async function failure(promise: Promise<unknown>): Promise<CrmError> {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(CrmError);
+  return error as CrmError;
+}
+
+const knownTypes: Answer = (name, params) => (name === 'getObjectType' && params.slug !== 'projects' ? [objectType(String(params.slug))] : []);
+
+describe('createRecords on Neo4j', () => {
+  it('names the first record of the batch whose unique value another record holds, and writes nothing after the check', async () => {
+    const { conn, names } = scripted((name, params) => (name === 'takenClaims' ? [{ i: 1 }] : knownTypes(name, params)));
+    const error = await failure(recordMethods(conn).createRecords(WS, [
+      newRecord('contacts', email('bob@x.io')), newRecord('companies'), newRecord('contacts', email('ada@x.io')),
+    ], [event('batch')]));
+    expect(error.toJSON()).toEqual({
+      code: 'conflict', message: 'records[2]: Another record already has this email value',
+      details: { param: 'data.email', field: 'email', rule: 'unique', index: 2 },
+    });
+    expect(names()).not.toContain('writeClaims');
+    expect(names()).not.toContain('writeEvents');
+  });
+
+  it('names the second of two records of the batch that claim the same value', async () => {
+    const { conn } = scripted(knownTypes);
+    const error = await failure(recordMethods(conn).createRecords(WS, [newRecord('contacts', email('a@x.io')), newRecord('contacts', email('a@x.io'))]));
+    expect(error.details).toMatchObject({ field: 'email', index: 1 });
+  });
+
+  it('reports the failures of each record before those of the next, as SQLite writing them one by one', async () => {
+    const missing = 'rec_00000000000000000000000000';
+    const { conn } = scripted((name, params) => {
+      if (name === 'takenClaims') return [{ i: 0 }];
+      if (name === 'missingTargets') return [{ field: 'company', to_id: missing }];
+      return knownTypes(name, params);
+    });
+    const error = await failure(recordMethods(conn).createRecords(WS, [
+      newRecord('companies'), newRecord('contacts', { refs: [{ field: 'company', to_id: missing }] }), newRecord('contacts', email('a@x.io')),
+    ]));
+    expect(error.code).toBe('not_found');
+    expect(error.details).toMatchObject({ param: 'data.company', id: missing, index: 1 });
+  });
+
+  it('rejects a record of an unknown type by its index before creating any node', async () => {
+    const { conn, names } = scripted(knownTypes);
+    const error = await failure(recordMethods(conn).createRecords(WS, [newRecord('companies'), newRecord('projects')]));
+    expect(error.message).toBe('records[1]: object type "projects" was not found');
+    expect(names()).not.toContain('createRecords');
+  });
+
+  it('writes nodes, then claims, field edges and index of the whole batch, then its events, in one transaction', async () => {
+    const { conn, sent, names } = scripted(knownTypes);
+    const [companyId, personId] = ['rec_01JB0000000000000000000001', 'rec_01JB0000000000000000000002'];
+    expect(await recordMethods(conn).createRecords(WS, [
+      newRecord('contacts', { id: personId, data: { name: 'Ada', company: companyId }, refs: [{ field: 'company', to_id: companyId }], ...email('a@x.io') }),
+      newRecord('companies', { id: companyId, data: { name: 'Acme' } }),
+    ], [event('a', [personId, personId]), event('b')])).toBe(2);
+    expect(names()).toEqual([
+      'getObjectType', 'getObjectType', 'createRecords', 'takenClaims', 'missingTargets', 'writeClaims', 'addFieldRelations', 'writeIndex', 'writeEvents',
+    ]);
+    const params = (name: string) => sent.find((s) => s.name === name)!.params;
+    expect((params('createRecords').records as Row[]).map((r) => [r.id, r.object_type_id])).toEqual([[personId, 'obj_contacts'], [companyId, 'obj_companies']]);
+    expect(params('addFieldRelations').refs).toEqual([{ from_id: personId, field: 'company', to_id: companyId }]);
+    expect(params('writeClaims').claims).toEqual([{ record_id: personId, field: 'email', value: 'a@x.io' }]);
+    const events = params('writeEvents').events as Row[];
+    expect(events.map((e) => [e.resource_id, e.record_ids, e.concerns, e.diff])).toEqual([['a', [personId, personId], [personId], null], ['b', [], [], null]]);
+    expect(String(events[0]!.id) < String(events[1]!.id)).toBe(true);
+  });
+});
+
+describe('addListEntries on Neo4j', () => {
+  const LIST = 'lst_01JB0000000000000000000000';
+  const answer = (live: string[], inList: string[]): Answer => (name, params) => {
+    if (name === 'getList') return [{ resource: { id: LIST, workspace_id: WS, fields: '[]', deleted_at: null } }];
+    if (name === 'getRecords') return (params.ids as string[]).filter((id) => live.includes(id)).map(record);
+    if (name === 'findListEntries') return (params.record_ids as string[]).filter((id) => inList.includes(id)).map((id) => ({ entry: { id: `ent_${id}`, record_id: id, data: '{}' } }));
+    return [];
+  };
+  const add = (a: Answer, recordIds: string[]) =>
+    failure(entryMethods(scripted(a).conn).addListEntries(WS, LIST, recordIds.map((id) => ({ record_id: id, data: {} })), null, []));
+
+  it('checks each entry in order: a missing record before a duplicate that comes after it', async () => {
+    const error = await add(answer(['a'], []), ['a', 'gone', 'a']);
+    expect(error.toJSON()).toMatchObject({ code: 'not_found', details: { param: 'entries[1].record_id', index: 1, id: 'gone' } });
+  });
+
+  it('tells a record already in the list from one twice in the batch', async () => {
+    expect((await add(answer(['a', 'b'], ['b']), ['a', 'b'])).message).toBe('entries[1].record_id: the record "b" is already in the list');
+    expect((await add(answer(['a', 'b'], []), ['a', 'b', 'a'])).details).toEqual({ param: 'entries[2].record_id', index: 2, record_id: 'a' });
+  });
+});
+
+describe('notes on Neo4j', () => {
+  it('names the first record it cannot attach by its place in the list given', async () => {
+    const { conn } = scripted((name) => (name === 'getRecords' ? [record('a')] : []));
+    const error = await failure(noteMethods(conn).createNote(WS, { kind: 'note', title: 't', body: '', format: 'plain', record_ids: ['a', 'x', 'a'], created_by: null }, []));
+    expect(error.details).toEqual({ param: 'record_ids[1]', resource: 'record', id: 'x' });
+  });
+
+  it('links each record once, in the order given, after the note itself was found live', async () => {
+    const { conn, names, sent } = scripted((name) => (name === 'getRecords' ? [record('a'), record('b')] : name === 'updateNote' ? [{ id: 'nte_1' }] : []));
+    await noteMethods(conn).updateNote(WS, 'nte_1', { title: 'New', record_ids: ['b', 'a', 'b'] }, []);
+    expect(names().slice(0, 3)).toEqual(['updateNote', 'getRecords', 'replaceNoteLinks']);
+    expect(sent[0]!.params.patch).toEqual({ title: 'New' });
+    expect(sent[2]!.params).toEqual({ id: 'nte_1', record_ids: ['b', 'a'] });
+  });
+});
+
+describe('listEvents on Neo4j', () => {
+  const read = async (found: boolean, query: { record_id?: string; since?: string }) => {
+    const { conn, names, sent } = scripted((name) => (name === 'isRecord' ? [{ found }] : []));
+    await timelineMethods(conn).listEvents(WS, { ...query, offset: 0, limit: 10 });
+    return { names: names(), params: sent.at(-1)!.params };
+  };
+
+  it('reads the workspace timeline from the start without a cursor', async () => {
+    expect(await read(false, {})).toEqual({ names: ['listEvents', 'countEvents'], params: { workspace_id: WS, since: '' } });
+  });
+
+  it('walks from a record along its edges, and finds events naming another id by their record_ids', async () => {
+    expect((await read(true, { record_id: 'rec_1', since: 'evt_1' })).names).toEqual(['isRecord', 'listRecordEvents', 'countRecordEvents']);
+    expect((await read(false, { record_id: 'rec_1' })).names).toEqual(['isRecord', 'listNamedEvents', 'countNamedEvents']);
+  });
+});

@@ -1,0 +1,221 @@
+import type Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addUser, createKey, createWorkspace } from '../../../src/domain/services/settings.ts';
+import type { DumpRow } from '../../../src/store/port-dump.ts';
+import type { Store } from '../../../src/store/port.ts';
+import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
+import { canonicalJson } from '../../../src/store/transfer.ts';
+import { authenticate } from '../../../gateway/auth/principal.ts';
+import { invokeTool } from '../../../gateway/tools/invoke.ts';
+import { tempStore, type TempStore } from './temp-store.ts';
+
+const open: TempStore[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.cleanup()));
+});
+
+async function temp(): Promise<TempStore> {
+  const t = await tempStore();
+  open.push(t);
+  return t;
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+async function collect(rows: AsyncIterable<DumpRow>): Promise<DumpRow[]> {
+  const out: DumpRow[] = [];
+  for await (const row of rows) out.push(row);
+  return out;
+}
+
+const text = (rows: DumpRow[]) => rows.map(canonicalJson).join('\n');
+/** Every row but a relation's has an id. */
+const idOf = (row: DumpRow): string | undefined => ('id' in row.row ? row.row.id : undefined);
+
+async function toolsOn(store: Store) {
+  const ws = await createWorkspace(store, { name: 'Dump', plan: null, trialDays: 14 });
+  const owner = await addUser(store, { workspace_id: ws.id, email: 'owner@dump.test', role: 'owner' });
+  const { key } = await createKey(store, { workspace_id: ws.id, user_id: owner.id, name: 'main', scopes: [], prefix: 'crm' });
+  const principal = await authenticate(store, `Bearer ${key}`, 'crm');
+  return { ws, call: (tool: string, params: unknown) => invokeTool(store, principal, 'cli', tool, params) as Promise<any> };
+}
+
+/**
+ * The derived rows of a workspace, keyed by public ids (pks differ between stores). Claims are
+ * those of live object types: a deleted type's claims are never read again, and a load does not
+ * rebuild them.
+ */
+function derived(db: Database.Database, workspaceId: string) {
+  const all = (sql: string) => db.prepare(sql).all(workspaceId);
+  return {
+    recordTypes: all(`SELECT r.id, t.id AS type_id FROM records r JOIN object_types t ON t.pk = r.object_type_pk
+                      WHERE r.workspace_id = ? ORDER BY r.id`),
+    values: all(`SELECT r.id, t.id AS type_id, v.field, v.v_text, v.v_num FROM record_values v
+                 JOIN records r ON r.pk = v.record_pk JOIN object_types t ON t.pk = v.object_type_pk
+                 WHERE r.workspace_id = ? ORDER BY 1, 2, 3, 4, 5`),
+    searchable: all('SELECT r.id FROM records_fts f JOIN records r ON r.pk = f.rowid WHERE r.workspace_id = ? ORDER BY 1'),
+    claims: all(`SELECT t.id AS type_id, u.field, u.value, r.id FROM record_uniques u
+                 JOIN records r ON r.pk = u.record_pk JOIN object_types t ON t.pk = u.object_type_pk
+                 WHERE t.workspace_id = ? AND t.deleted_at IS NULL ORDER BY 1, 2, 3`),
+    relations: all('SELECT * FROM relations WHERE workspace_id = ? ORDER BY from_id, source, type, to_id'),
+    entryValues: all(`SELECT e.id, l.id AS list_id, v.field, v.v_text, v.v_num FROM entry_values v
+                      JOIN list_entries e ON e.pk = v.entry_pk JOIN lists l ON l.pk = v.list_pk
+                      WHERE e.workspace_id = ? ORDER BY 1, 2, 3, 4, 5`),
+    noteLinks: all('SELECT l.* FROM note_records l JOIN notes n ON n.id = l.note_id WHERE n.workspace_id = ? ORDER BY 1, 3'),
+    taskLinks: all('SELECT l.* FROM task_records l JOIN tasks t ON t.id = l.task_id WHERE t.workspace_id = ? ORDER BY 1, 3'),
+    eventRecords: all('SELECT * FROM event_records WHERE workspace_id = ? ORDER BY record_id, event_id'),
+  };
+}
+
+describe('sqlite dumpWorkspace / loadDump', () => {
+  it('rebuilds every derived row a normal write makes, and keeps records with the type they belonged to', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    await call('objects.create', {
+      slug: 'projects', name: 'Projects',
+      fields: [{ slug: 'name', name: 'Name', type: 'text', required: true }, { slug: 'code', name: 'Code', type: 'text', unique: true }, { slug: 'score', name: 'Score', type: 'rating' }],
+    });
+    // A slug reused after a delete: each record stays with its own type.
+    await call('objects.create', { slug: 'scratch', name: 'Scratch', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'tag', name: 'Tag', type: 'text', unique: true }] });
+    await tick();
+    const oldScratch = await call('records.create', { object_type_slug: 'scratch', data: { name: 'old one', tag: 'x' } });
+    await call('records.delete', { record_id: oldScratch.record_id });
+    await tick();
+    await call('objects.delete', { slug: 'scratch' });
+    await tick();
+    await call('objects.create', { slug: 'scratch', name: 'Scratch 2', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'tag', name: 'Tag', type: 'text', unique: true }] });
+    await tick();
+    const newScratch = await call('records.create', { object_type_slug: 'scratch', data: { name: 'new one', tag: 'x' } });
+
+    const acme = await call('records.create', { object_type_slug: 'companies', data: { name: 'Acme Ltd', domain: 'https://acme.com/', employee_count: 40 } });
+    const ada = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ada Lovelace', email: 'ada@acme.com', company: acme.record_id } });
+    const bob = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Bob', email: 'bob@acme.com', company: acme.record_id } });
+    const deal = await call('records.create', { object_type_slug: 'deals', data: { name: 'Big', amount: 10, stage: 'won', contacts: [ada.record_id, bob.record_id] } });
+    await call('records.create', { object_type_slug: 'projects', data: { name: 'Apollo', code: 'AP-1', score: 4 } });
+    const list = await call('lists.create', { object_type_slug: 'contacts', name: 'Hot', fields: [{ slug: 'stage', name: 'Stage', type: 'status', options: ['new', 'met'] }, { slug: 'rank', name: 'Rank', type: 'number' }] });
+    await call('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: ada.record_id, data: { stage: 'met', rank: 2 } }, { record_id: bob.record_id, data: { stage: 'new' } }] });
+    await call('notes.create', { title: 'Met', body: 'coffee', record_ids: [bob.record_id, ada.record_id] });
+    await call('tasks.create', { title: 'Call', status: 'done', record_ids: [deal.record_id, bob.record_id] });
+    // Bob goes (claims released, value rows dropped; his entry, links and edges stay), Ada goes and comes back.
+    await call('records.delete', { record_id: bob.record_id });
+    await call('records.delete', { record_id: ada.record_id });
+    await call('records.restore', { record_id: ada.record_id });
+    await call('views.create', { name: 'Hot view', object_type_slug: 'contacts', list_id: list.list_id, visible_fields: ['stage'] });
+    // A link edge beside a field edge with the same ends and type: the dump orders them by source.
+    a.raw().prepare(`INSERT INTO relations (workspace_id, from_id, to_id, type, source, from_object, to_object, created_at)
+                     VALUES (?, ?, ?, 'company', 'link', 'contacts', 'companies', ?)`).run(ws.id, ada.record_id, acme.record_id, new Date().toISOString());
+
+    const b = await temp();
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    expect(await b.store.loadDump(dumped)).toEqual({ rows: dumped.length });
+    expect(text(await collect(b.store.dumpWorkspace(ws.id)))).toBe(text(dumped));
+    expect(derived(b.raw(), ws.id)).toEqual(derived(a.raw(), ws.id));
+
+    const relations = dumped.filter((row) => row.kind === 'relation').map((row) => `${row.row.from_id} ${row.row.to_id} ${row.row.type} ${row.row.source}`);
+    expect(relations).toEqual([...relations].sort());
+    expect((await b.store.listRecords(ws.id, { object_type_slug: 'scratch', sort: { field: 'created_at', ascending: true, system: true, valueKind: 'text' }, offset: 0, limit: 10 })).items.map((r) => r.id))
+      .toEqual([newScratch.record_id]);
+    expect((await b.store.getRecord(ws.id, oldScratch.record_id, { includeDeleted: true }))?.data).toEqual({ name: 'old one', tag: 'x' });
+    expect((await b.store.searchRecords(ws.id, { text: 'lovelace', offset: 0, limit: 5 })).items.map((r) => r.id)).toEqual([ada.record_id]);
+    expect((await b.store.searchRecords(ws.id, { text: 'bob', offset: 0, limit: 5 })).total).toBe(0);
+  });
+
+  it('loads a dump whose unique field holds duplicates from before it was made unique; the earliest record keeps the claim', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'code', name: 'Code', type: 'text' } });
+    const first = await call('records.create', { object_type_slug: 'companies', data: { name: 'One', code: 'C' } });
+    await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', code: 'C' } });
+    await call('objects.update_field', { slug: 'companies', field_slug: 'code', unique: true });
+
+    const b = await temp();
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    await b.store.loadDump(dumped);
+    expect(text(await collect(b.store.dumpWorkspace(ws.id)))).toBe(text(dumped));
+    expect(b.raw().prepare(`SELECT r.id FROM record_uniques u JOIN records r ON r.pk = u.record_pk WHERE u.field = 'code'`).all())
+      .toEqual([{ id: [first.record_id, idOf(dumped.find((row) => row.kind === 'record' && row.row.data['name'] === 'Two')!)!].sort()[0] }]);
+  });
+
+  it('dumps from a snapshot: a write made while a dump is read is not in it, and stopping early releases the snapshot', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    await call('records.create', { object_type_slug: 'companies', data: { name: 'Before' } });
+    const rows = a.store.dumpWorkspace(ws.id)[Symbol.asyncIterator]();
+    expect((await rows.next()).value).toMatchObject({ kind: 'workspace' });
+    const during = await call('records.create', { object_type_slug: 'companies', data: { name: 'During' } });
+    const rest: DumpRow[] = [];
+    for (let next = await rows.next(); !next.done; next = await rows.next()) rest.push(next.value);
+    expect(rest.some((row) => idOf(row) === during.record_id)).toBe(false);
+    expect(rest.filter((row) => row.kind === 'record')).toHaveLength(1);
+
+    const early = a.store.dumpWorkspace(ws.id)[Symbol.asyncIterator]();
+    await early.next();
+    await early.return!(undefined);
+    await call('records.create', { object_type_slug: 'companies', data: { name: 'After' } });
+    expect((await collect(a.store.dumpWorkspace(ws.id))).filter((row) => row.kind === 'record')).toHaveLength(3);
+  });
+
+  it('round-trips between in-memory stores too', async () => {
+    const a = createSqliteStore({ path: ':memory:' });
+    const b = createSqliteStore({ path: ':memory:' });
+    await Promise.all([a.init(), b.init()]);
+    try {
+      const { ws, call } = await toolsOn(a);
+      await call('records.create', { object_type_slug: 'companies', data: { name: 'Mem', domain: 'mem.io' } });
+      const dumped = await collect(a.dumpWorkspace(ws.id));
+      await b.loadDump(a.dumpWorkspace(ws.id));
+      expect(text(await collect(b.dumpWorkspace(ws.id)))).toBe(text(dumped));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('names the row of a reference the dump does not hold, and writes nothing', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    const acme = await call('records.create', { object_type_slug: 'companies', data: { name: 'Acme' } });
+    await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ada', company: acme.record_id } });
+    const dumped = (await collect(a.store.dumpWorkspace(ws.id))).filter((row) => idOf(row) !== acme.record_id);
+    const position = dumped.findIndex((row) => row.kind === 'relation') + 1;
+    const b = await temp();
+    await expect(b.store.loadDump(dumped)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining(`dump row ${position} (relation): row.to_id names the record "${acme.record_id}", which is not in the dump`),
+      details: expect.objectContaining({ row: position, kind: 'relation' }),
+    });
+    expect(await b.store.listWorkspaces()).toEqual([]);
+    expect(b.raw().prepare('SELECT COUNT(*) AS n FROM records').get()).toEqual({ n: 0 });
+  });
+
+  it('checks the shape and order of rows before writing anything', async () => {
+    const a = await temp();
+    const { ws } = await toolsOn(a.store);
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    const b = await temp();
+    const broken = (change: (rows: any[]) => void) => {
+      const rows = structuredClone(dumped) as any[];
+      change(rows);
+      return b.store.loadDump(rows);
+    };
+    await expect(broken((rows) => { rows[1].row.role = 'boss'; })).rejects.toMatchObject({
+      code: 'validation_error', details: expect.objectContaining({ row: 2, kind: 'user', field: 'row.role' }),
+    });
+    await expect(broken((rows) => { delete rows[3].row.fields[0].archived; })).rejects.toMatchObject({
+      code: 'validation_error', details: expect.objectContaining({ row: 4, field: 'row.fields[0].archived' }),
+    });
+    await expect(broken((rows) => { rows[2].row.extra = 1; })).rejects.toMatchObject({ details: expect.objectContaining({ row: 3, field: 'row.extra' }) });
+    await expect(broken((rows) => { rows[2].row.workspace_id = 'ws_other'; })).rejects.toMatchObject({ details: expect.objectContaining({ row: 3, field: 'row.workspace_id' }) });
+    await expect(broken((rows) => rows.reverse())).rejects.toMatchObject({ message: expect.stringContaining('first row of a dump must be the workspace') });
+    await expect(broken((rows) => rows.splice(1, 0, rows.pop()))).rejects.toMatchObject({
+      message: expect.stringContaining('user rows must come before object_type rows'), details: expect.objectContaining({ row: 3 }),
+    });
+    await expect(b.store.loadDump([])).rejects.toMatchObject({ code: 'validation_error' });
+    expect(await b.store.listWorkspaces()).toEqual([]);
+    expect(await b.store.loadDump(dumped)).toEqual({ rows: dumped.length });
+  });
+
+  it('reports an unknown workspace as not_found', async () => {
+    const a = await temp();
+    await expect(collect(a.store.dumpWorkspace('ws_missing'))).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
