@@ -90,11 +90,49 @@ export const recordOutput = z.object({
 
 export const RECORD_SELECTION = 'record_id id object_type_slug data display_name assignee_id created_by created_at updated_at deleted_at';
 
-export const recordPageOutput = z.object({
-  items: z.array(recordOutput),
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
-});
+export const recordPageOutput = pageOutput(recordOutput);
 
 export const RECORD_PAGE_SELECTION = `items { ${RECORD_SELECTION} } total page page_size`;
+
+export const relatedRecordOutput = z.object({ record_id: z.string(), object_type_slug: z.string(), display_name: z.string() });
+export const RELATED_SELECTION = 'record_id object_type_slug display_name';
+
+/** Lists and entries. */
+export const listOutput = z.object({
+  list_id: z.string(),
+  id: z.string(),
+  object_type_slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  fields: z.array(fieldOutput),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+});
+export const LIST_SELECTION = `list_id id object_type_slug name description created_by created_at updated_at deleted_at
+  fields { id slug name type description required unique archived options target many currency_code max position created_at }`;
+
+export const entryOutput = z.object({
+  entry_id: z.string(),
+  id: z.string(),
+  list_id: z.string(),
+  record_id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  record: relatedRecordOutput,
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const ENTRY_SELECTION = `entry_id id list_id record_id data record { ${RELATED_SELECTION} } created_by created_at updated_at`;
+
+export const listId = z.string().min(1).describe('Id of a list, e.g. "lst_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
+
+/** Records linked to a note or task. */
+export const recordIds = z.array(z.string().min(1)).max(100)
+  .describe('Ids of the records this is attached to, e.g. ["rec_…"]; at most 100.');
+
+/** Paged results of the work tools. */
+export function pageOutput<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
+}

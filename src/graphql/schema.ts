@@ -2,6 +2,11 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { builder } from './builder.ts';
 import './types/object-type.ts';
 import './types/record.ts';
+import './types/list.ts';
+import './types/view.ts';
+import './types/note.ts';
+import './types/task.ts';
+import './types/timeline.ts';
 
 /** The application API over the store. Built once per process. */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -3,7 +3,9 @@ import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { validateFieldPatch, validateNewField, validateNewObjectType, validateObjectTypePatch } from '../fields.ts';
 import { nearest } from '../suggest.ts';
-import type { ObjectType } from '../types.ts';
+import type { FieldChange, ObjectType } from '../types.ts';
+import { newId } from '../ids.ts';
+import { created, diffOf, eventFor } from './events.ts';
 
 /**
  * Object types and their field definitions. Role checks (only Owners and Admins change the data
@@ -46,12 +48,20 @@ export class ObjectService {
   async create(input: NewObjectType): Promise<ObjectType> {
     const existing = (await this.list()).map((t) => t.slug);
     const valid = validateNewObjectType(input, { param: '', existingSlugs: existing });
-    return this.remember(await this.store.createObjectType(this.ws, { ...valid, standard: false }));
+    const id = newId('objectType');
+    const event = eventFor(this.actor, 'create', 'object_type', id, [], created({
+      slug: valid.slug, name: valid.name, icon: valid.icon, color: valid.color, description: valid.description,
+      fields: valid.fields.map((f) => f.slug),
+    }));
+    return this.remember(await this.store.createObjectType(this.ws, { ...valid, id, standard: false }, [event]));
   }
 
   async update(slug: string, patch: ObjectTypePatch): Promise<ObjectType> {
-    await this.get(slug);
-    return this.remember(await this.store.updateObjectType(this.ws, slug, validateObjectTypePatch(patch, '')));
+    const before = await this.get(slug);
+    const valid = validateObjectTypePatch(patch, '');
+    const changes = diffOf(pick(before, Object.keys(valid)), valid as Record<string, unknown>);
+    const events = changes ? [eventFor(this.actor, 'update', 'object_type', before.id, [], changes)] : [];
+    return this.remember(await this.store.updateObjectType(this.ws, slug, valid, events));
   }
 
   /** Soft delete. Standard types stay; a type that still has records cannot be deleted. */
@@ -65,7 +75,7 @@ export class ObjectService {
       throw new CrmError('conflict', `object type "${slug}" still has ${count} record(s); delete them first`, { param: 'slug', records: count });
     }
     this.cache.delete(slug);
-    return this.store.deleteObjectType(this.ws, slug);
+    return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
   }
 
   async addField(slug: string, field: NewField): Promise<ObjectType> {
@@ -75,7 +85,8 @@ export class ObjectService {
     if (type.fields.some((f) => f.slug === valid.slug)) {
       throw new CrmError('conflict', `object type "${slug}" already has a field "${valid.slug}"`, { param: 'field.slug', field: valid.slug });
     }
-    return this.remember(await this.store.addField(this.ws, slug, valid));
+    const event = eventFor(this.actor, 'create', 'field', type.id, [], { [valid.slug]: { after: { name: valid.name, type: valid.type } } });
+    return this.remember(await this.store.addField(this.ws, slug, valid, [event]));
   }
 
   async updateField(slug: string, fieldSlug: string, patch: FieldPatch): Promise<ObjectType> {
@@ -90,11 +101,24 @@ export class ObjectService {
       );
     }
     const valid = validateFieldPatch(field, patch, 'field');
-    return this.remember(await this.store.updateField(this.ws, slug, fieldSlug, valid));
+    const { config: _c, ...flags } = valid;
+    const before = { ...pick(field, Object.keys(flags)), ...(valid.config ? { config: field.config } : {}) };
+    const changes = diffOf(before, valid as Record<string, unknown>);
+    const events = changes ? [eventFor(this.actor, 'update', 'field', type.id, [], prefixed(fieldSlug, changes))] : [];
+    return this.remember(await this.store.updateField(this.ws, slug, fieldSlug, valid, events));
   }
 
   private remember(type: ObjectType): ObjectType {
     this.cache.set(type.slug, type);
     return type;
   }
+}
+
+function pick<T extends object>(value: T, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, (value as Record<string, unknown>)[k]]));
+}
+
+/** Field changes keyed `<field>.<setting>`, so one object type's timeline reads unambiguously. */
+function prefixed(fieldSlug: string, changes: Record<string, FieldChange>): Record<string, FieldChange> {
+  return Object.fromEntries(Object.entries(changes).map(([k, v]) => [`${fieldSlug}.${k}`, v]));
 }

@@ -3,10 +3,13 @@ import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
-import { isIdOf } from '../ids.ts';
+import { isIdOf, newId } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
-import type { ObjectType, StoredRecord } from '../types.ts';
+import type { EventAction, FieldChange, ObjectType, StoredRecord } from '../types.ts';
 import type { ObjectService } from './objects.ts';
+import { checkReferences } from './references.ts';
+import { created, diffOf, eventFor } from './events.ts';
+import type { NewEvent } from '../../store/port-work.ts';
 
 /** A record as callers see it: the spec'd `record_id`, the same value as `id`, and its display name. */
 export interface RecordView extends Omit<StoredRecord, 'workspace_id'> {
@@ -14,11 +17,18 @@ export interface RecordView extends Omit<StoredRecord, 'workspace_id'> {
   display_name: string;
 }
 
+/** Another record as it appears inside a relation, entry, note or task. */
+export interface RelatedRecordView {
+  record_id: string;
+  object_type_slug: string;
+  display_name: string;
+}
+
 export interface RelationView {
   type: string;
   source: 'field' | 'link';
   direction: 'outgoing' | 'incoming';
-  record: { record_id: string; object_type_slug: string; display_name: string };
+  record: RelatedRecordView;
 }
 
 export interface RecordPage {
@@ -110,15 +120,26 @@ export class RecordService {
     return out;
   }
 
+  /** Display summaries of the live records among the ids (deleted or foreign ones are absent). */
+  async summaries(ids: readonly string[]): Promise<Map<string, RelatedRecordView>> {
+    const out = new Map<string, RelatedRecordView>();
+    for (const record of await this.store.getRecords(this.ws, [...new Set(ids)])) {
+      const type = await this.objects.get(record.object_type_slug);
+      out.set(record.id, { record_id: record.id, object_type_slug: record.object_type_slug, display_name: displayName(type, record.data) });
+    }
+    return out;
+  }
+
   async create(input: { object_type_slug: string; data: unknown; assignee_id?: string | null }): Promise<RecordView> {
     const type = await this.objects.get(input.object_type_slug, 'object_type_slug');
     const assignee = await this.assigneeFor(input.assignee_id, this.actor.user_id);
     const valid = validateRecordData(type, input.data ?? {});
     await this.checkReferences(valid);
+    const id = newId('record');
     const record = await this.store.createRecord(this.ws, {
-      object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
+      id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
       created_by: this.actor.user_id, assignee_id: assignee,
-    });
+    }, [this.event('create', id, [], created(valid.data))]);
     return view(type, record);
   }
 
@@ -129,17 +150,21 @@ export class RecordService {
     const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
     await this.checkReferences(valid);
     const assignee = input.assignee_id === undefined ? undefined : await this.assigneeFor(input.assignee_id, null);
+    const changes = diffOf(
+      { ...record.data, ...(assignee === undefined ? {} : { assignee_id: record.assignee_id ?? undefined }) },
+      { ...valid.data, ...(assignee === undefined ? {} : { assignee_id: assignee ?? undefined }) },
+    );
     const updated = await this.store.updateRecord(this.ws, record.id, {
       data: valid.data, uniques: valid.uniques, refs: valid.refs,
       ...(assignee === undefined ? {} : { assignee_id: assignee }),
-    });
+    }, changes ? [this.event('update', record.id, [], changes)] : []);
     return view(type, updated);
   }
 
   async delete(recordId: string): Promise<RecordView> {
     const record = await this.load(recordId);
     this.assertCanWrite(record);
-    const deleted = await this.store.softDeleteRecord(this.ws, record.id);
+    const deleted = await this.store.softDeleteRecord(this.ws, record.id, [this.event('delete', record.id)]);
     return view(await this.objects.get(record.object_type_slug), deleted);
   }
 
@@ -150,7 +175,7 @@ export class RecordService {
     const type = await this.objects.get(record.object_type_slug);
     if (!record.deleted_at) return view(type, record);
     // Only the unique claims are re-taken: a field made required after the delete must not block a restore.
-    return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data)));
+    return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data), [this.event('restore', record.id)]));
   }
 
   private async load(recordId: string, param = 'record_id'): Promise<StoredRecord> {
@@ -186,27 +211,12 @@ export class RecordService {
     return requested;
   }
 
-  /** Every referenced record must be live, in this workspace, and of the field's target type. */
-  private async checkReferences(valid: ValidatedData): Promise<void> {
-    for (const ref of valid.refTargets) {
-      if (ref.ids.length === 0) continue;
-      const found = new Map((await this.store.getRecords(this.ws, ref.ids)).map((r) => [r.id, r]));
-      for (const id of ref.ids) {
-        const target = found.get(id);
-        if (!target || target.object_type_slug !== ref.target) {
-          throw validationError(`data.${ref.field}`, `data.${ref.field} references ${id}, which is not a live ${ref.target} record`, {
-            rule: 'reference_not_found', target: ref.target,
-          });
-        }
-      }
-    }
-    for (const ref of valid.userRefs) {
-      for (const id of ref.ids) {
-        if (!(await this.store.getUser(this.ws, id))) {
-          throw validationError(`data.${ref.field}`, `data.${ref.field}: ${id} is not a user of this workspace`, { rule: 'user_not_found' });
-        }
-      }
-    }
+  private event(action: EventAction, id: string, extra: string[] = [], diff: Record<string, FieldChange> | null = null): NewEvent {
+    return eventFor(this.actor, action, 'record', id, [id, ...extra], diff);
+  }
+
+  private checkReferences(valid: ValidatedData): Promise<void> {
+    return checkReferences(this.store, this.ws, valid);
   }
 
   private async views(records: StoredRecord[]): Promise<RecordView[]> {

@@ -1,9 +1,10 @@
-import type { RecordPage, RecordView, RelationView } from '../../domain/services/records.ts';
+import type { RecordView, RelatedRecordView, RelationView } from '../../domain/services/records.ts';
 import { builder } from '../builder.ts';
+import { pageType } from './page.ts';
 
 /** Records: type, queries and mutations together (STYLE.md §7). */
 
-const RelatedRecordRef = builder.objectRef<RelationView['record']>('RelatedRecord').implement({
+export const RelatedRecordRef = builder.objectRef<RelatedRecordView>('RelatedRecord').implement({
   fields: (t) => ({
     record_id: t.exposeString('record_id'),
     object_type_slug: t.exposeString('object_type_slug'),
@@ -42,14 +43,7 @@ export const RecordRef = builder.objectRef<RecordView>('Record').implement({
   }),
 });
 
-const RecordPageRef = builder.objectRef<RecordPage>('RecordPage').implement({
-  fields: (t) => ({
-    items: t.field({ type: [RecordRef], resolve: (p) => p.items }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    page_size: t.exposeInt('page_size'),
-  }),
-});
+const RecordPageRef = pageType('RecordPage', RecordRef);
 
 builder.queryFields((t) => ({
   records: t.field({

@@ -1,0 +1,43 @@
+import type { Store } from '../../store/port.ts';
+import { validationError } from '../errors.ts';
+import type { ValidatedData } from '../fields.ts';
+import type { StoredRecord } from '../types.ts';
+
+/**
+ * Every record a write references must be live, in the workspace and of the field's target type;
+ * every user it names must be a member. `prefix` places the parameter, e.g. `entries[2].`.
+ */
+export async function checkReferences(store: Store, workspaceId: string, valid: Pick<ValidatedData, 'refTargets' | 'userRefs'>, prefix = ''): Promise<void> {
+  for (const ref of valid.refTargets) {
+    if (ref.ids.length === 0) continue;
+    const found = new Map((await store.getRecords(workspaceId, ref.ids)).map((r) => [r.id, r]));
+    for (const id of ref.ids) {
+      const target = found.get(id);
+      if (!target || target.object_type_slug !== ref.target) {
+        throw validationError(`${prefix}data.${ref.field}`, `${prefix}data.${ref.field} references ${id}, which is not a live ${ref.target} record`, {
+          rule: 'reference_not_found', target: ref.target,
+        });
+      }
+    }
+  }
+  for (const ref of valid.userRefs) {
+    for (const id of ref.ids) {
+      if (!(await store.getUser(workspaceId, id))) {
+        throw validationError(`${prefix}data.${ref.field}`, `${prefix}data.${ref.field}: ${id} is not a user of this workspace`, { rule: 'user_not_found' });
+      }
+    }
+  }
+}
+
+/**
+ * The live records with these ids, in the given order; a missing one is a validation_error on
+ * `${param}[i]` (records of another workspace are missing too).
+ */
+export async function requireRecords(store: Store, workspaceId: string, ids: readonly string[], param: string): Promise<StoredRecord[]> {
+  const found = new Map((await store.getRecords(workspaceId, [...new Set(ids)])).map((r) => [r.id, r]));
+  return ids.map((id, i) => {
+    const record = found.get(id);
+    if (!record) throw validationError(`${param}[${i}]`, `${param}[${i}]: record ${id} does not exist or was deleted`, { rule: 'reference_not_found' });
+    return record;
+  });
+}

@@ -1,0 +1,32 @@
+import type { Store } from '../../store/port.ts';
+import type { Actor } from '../actor.ts';
+import { validationError } from '../errors.ts';
+import { isIdOf } from '../ids.ts';
+import type { TimelineEvent } from '../types.ts';
+import { paging } from './records.ts';
+
+export interface EventView extends Omit<TimelineEvent, 'workspace_id'> {
+  event_id: string;
+}
+
+/** The workspace's history, newest first; `since` (an event id) makes it a change feed. */
+export class TimelineService {
+  constructor(private readonly store: Store, private readonly actor: Actor) {}
+
+  async list(input: { record_id?: string; since?: string; page?: number; page_size?: number }) {
+    const { page, pageSize } = paging(input.page, input.page_size);
+    if (input.since !== undefined && !isIdOf('event', input.since)) {
+      throw validationError('since', `since must be an event id from a previous answer (evt_…), got ${JSON.stringify(input.since)}`, { rule: 'format' });
+    }
+    const { items, total } = await this.store.listEvents(this.actor.workspace_id, {
+      ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.since ? { since: input.since } : {}),
+      offset: (page - 1) * pageSize, limit: pageSize,
+    });
+    return {
+      items: items.map(({ workspace_id: _ws, ...e }) => ({ event_id: e.id, ...e })),
+      total, page, page_size: pageSize,
+      /** Pass as `since` to get only what happened after this answer. */
+      latest: items[0]?.id ?? input.since ?? null,
+    };
+  }
+}
