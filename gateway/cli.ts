@@ -17,6 +17,8 @@ const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Ever
   crm keys revoke --key-id K
   crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
   crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
+  crm export --workspace W [--out FILE]   (JSON lines, lossless; stdout without --out)
+  crm import [--file FILE]                 (into a store without that workspace; stdin without --file)
   crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
 Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
@@ -34,6 +36,8 @@ const OPTIONS = {
   user: { type: 'string' },
   scopes: { type: 'string' },
   'key-id': { type: 'string' },
+  out: { type: 'string' },
+  file: { type: 'string' },
   key: { type: 'string' },
 } as const;
 
@@ -88,6 +92,21 @@ async function runWithStore(store: Store, config: Config, group: string, action:
     case 'migrate':
       // openStore already ran init(), which applies pending migrations idempotently.
       return { json: { store: store.kind, migrated: true }, text: `${store.kind} store schema is up to date` };
+    case 'export': {
+      const { exportToFile } = await import('../src/store/transfer.ts');
+      const rows = await exportToFile(store, need(v, 'workspace'), v.out ?? null);
+      // Without --out the rows went to stdout; the summary then goes to stderr to keep the stream clean.
+      if (!v.out) {
+        process.stderr.write(`exported ${rows} rows\n`);
+        return null;
+      }
+      return { json: { workspace_id: v.workspace, rows, file: v.out }, text: `exported ${rows} rows to ${v.out}` };
+    }
+    case 'import': {
+      const { importFromFile } = await import('../src/store/transfer.ts');
+      const { rows } = await importFromFile(store, v.file ?? null);
+      return { json: { rows }, text: `imported ${rows} rows` };
+    }
     case 'workspace create': {
       const days = v['trial-days'] === undefined ? undefined : Number(v['trial-days']);
       if (days !== undefined && (!Number.isFinite(days) || days < 0)) throw new UsageError('--trial-days must be a number of days');
