@@ -72,8 +72,10 @@ export const objectTypeOutput = z.object({
   updated_at: z.string(),
 });
 
-export const OBJECT_TYPE_SELECTION = `id slug name icon color description standard created_at updated_at
-  fields { id slug name type description required unique archived options target many currency_code max position created_at }`;
+/** The GraphQL selection of a field definition, shared by object types and lists. */
+const FIELDS_SELECTION = 'fields { id slug name type description required unique archived options target many currency_code max position created_at }';
+
+export const OBJECT_TYPE_SELECTION = `id slug name icon color description standard created_at updated_at ${FIELDS_SELECTION}`;
 
 export const recordOutput = z.object({
   record_id: z.string(),
@@ -110,8 +112,7 @@ export const listOutput = z.object({
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
 });
-export const LIST_SELECTION = `list_id id object_type_slug name description created_by created_at updated_at deleted_at
-  fields { id slug name type description required unique archived options target many currency_code max position created_at }`;
+export const LIST_SELECTION = `list_id id object_type_slug name description created_by created_at updated_at deleted_at ${FIELDS_SELECTION}`;
 
 export const entryOutput = z.object({
   entry_id: z.string(),

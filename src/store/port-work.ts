@@ -1,7 +1,6 @@
 import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
 import type {
-  CallStyle, CrmList, EventAction, ListEntry, Note, NoteFormat, NoteKind, RecordData, ResourceType, SavedView, Task, TaskStatus,
-  TimelineEvent, ViewSort,
+  CrmList, ListEntry, Note, NoteFormat, NoteKind, RecordData, SavedView, Task, TaskStatus, TimelineEvent, ViewSort,
 } from '../domain/types.ts';
 import type { NewField } from './port.ts';
 
@@ -71,17 +70,8 @@ export interface WorkStore {
   listEvents(workspaceId: string, query: EventQuery): Promise<{ items: TimelineEvent[]; total: number }>;
 }
 
-export interface NewEvent {
-  actor_id: string | null;
-  key_id: string | null;
-  via: CallStyle | null;
-  tool: string | null;
-  action: EventAction;
-  resource_type: ResourceType;
-  resource_id: string;
-  record_ids: string[];
-  diff: TimelineEvent['diff'];
-}
+/** An event as the domain states it; the adapter assigns its id (monotonic), workspace and time. */
+export type NewEvent = Omit<TimelineEvent, 'id' | 'workspace_id' | 'at'>;
 
 export interface NewList {
   id?: string;
