@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { peakRssMb, pin, resetPeakRss } from './proc.ts';
+
+export type Target = 'crm' | 'node-http' | 'koa';
+
+/** A server process started by bench/server.ts. */
+export interface ServerChild {
+  target: Target;
+  url: string;
+  pid: number;
+  pinned: boolean;
+  /** Starts a new phase for peak RSS. */
+  resetPeak(): void;
+  /** Peak RSS (MB) since start or the last resetPeak. */
+  peakRssMb(): number | null;
+  stop(): Promise<void>;
+}
+
+const ENTRY = fileURLToPath(new URL('../server.ts', import.meta.url));
+const READY_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+export interface ChildOptions {
+  env?: Record<string, string>;
+  /** CPU to pin the server to (the load generator takes the other); undefined: no pinning. */
+  cpu?: number;
+  /** Directory for a V8 CPU profile (node --cpu-prof), written when the server stops. */
+  cpuProfDir?: string;
+}
+
+/** Spawns the server in its own Node process (tsx loader) and waits for its BENCH_READY line. */
+export async function startChild(target: Target, opts: ChildOptions = {}): Promise<ServerChild> {
+  const flags = ['--import', 'tsx', ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [])];
+  const child = spawn(process.execPath, [...flags, ENTRY], {
+    env: { ...process.env, ...opts.env, BENCH_TARGET: target },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr.push(chunk.toString());
+    if (stderr.length > 50) stderr.shift();
+  });
+  const ready = await waitReady(child, () => stderr.join(''));
+  const pid = child.pid!;
+  const pinned = opts.cpu !== undefined && pin(pid, opts.cpu);
+  let stopped: Promise<void> | null = null;
+  return {
+    target, url: ready.url, pid, pinned,
+    resetPeak: () => resetPeakRss(pid),
+    peakRssMb: () => peakRssMb(pid),
+    stop: () => (stopped ??= stop(child)),
+  };
+}
+
+function waitReady(child: ChildProcess, errors: () => string): Promise<{ url: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench server did not start within ${READY_TIMEOUT_MS / 1000} s\n${errors()}`));
+    }, READY_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (!line.startsWith('BENCH_READY ')) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(line.slice('BENCH_READY '.length)) as { url: string });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bench server exited with ${code} before it was ready\n${errors()}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

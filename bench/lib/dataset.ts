@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateRecordData } from '../../src/domain/fields.ts';
+import { addUser, createKey, createWorkspace } from '../../src/domain/services/settings.ts';
+import type { ObjectType, Role } from '../../src/domain/types.ts';
+import { openStore } from '../../src/store/index.ts';
+import type { NewRecord, Store } from '../../src/store/port.ts';
+import { batchPlan, Generator, GENERATOR_VERSION, type DatasetSample, type Slug } from './generator.ts';
+import { peakRssMb, resetPeakRss } from './proc.ts';
+
+const SEED = 20_260_131;
+const KEY_PREFIX = 'crm';
+const SLUGS: Slug[] = ['companies', 'contacts', 'deals'];
+const MEMBERS: Array<[string, Role]> = [['owner@bench.test', 'owner'], ['admin@bench.test', 'admin'], ['ana@bench.test', 'member'], ['bo@bench.test', 'member'], ['cy@bench.test', 'member']];
+
+/** How the dataset was loaded, kept with the cache so a cached run still reports it. */
+export interface LoadStats {
+  records: number;
+  seconds: number;
+  records_per_s: number;
+  /** Seconds inside Store.createRecords alone (generation and validation excluded). */
+  store_seconds: number;
+  store_records_per_s: number;
+  batches: number;
+  peak_rss_mb: number | null;
+}
+
+export interface Dataset {
+  size: number;
+  /** The cached store; never served directly (see runCopy). */
+  dir: string;
+  workspace_id: string;
+  owner_id: string;
+  key: string;
+  counts: Record<Slug, number>;
+  sample: DatasetSample;
+  load: LoadStats;
+}
+
+/** The cache key: size, generator version and the store schema (a migration change re-generates). */
+function cacheName(size: number): string {
+  const schema = createHash('sha256').update(readFileSync(new URL('../../src/store/sqlite/migrations.ts', import.meta.url))).digest('hex');
+  return `${size}-g${GENERATOR_VERSION}-s${schema.slice(0, 8)}`;
+}
+
+/**
+ * The dataset of `size` records under `root` (bench/.data), generated and bulk-loaded on first use,
+ * then cached; `meta.json` is written last, so an interrupted load is redone.
+ */
+export async function ensureDataset(root: string, size: number, log: (line: string) => void): Promise<Dataset & { cached: boolean }> {
+  const dir = join(root, cacheName(size));
+  const metaPath = join(dir, 'meta.json');
+  if (existsSync(metaPath)) return { ...(JSON.parse(readFileSync(metaPath, 'utf8')) as Dataset), dir, cached: true };
+  const tmp = `${dir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  const store = await openStore({ store: 'sqlite', dataDir: tmp, neo4j: null });
+  try {
+    const dataset = await load(store, size, log);
+    await store.close();
+    renameSync(tmp, dir);
+    const full: Dataset = { ...dataset, dir };
+    writeFileSync(metaPath, `${JSON.stringify(full)}\n`);
+    return { ...full, cached: false };
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function load(store: Store, size: number, log: (line: string) => void): Promise<Omit<Dataset, 'dir'>> {
+  resetPeakRss(process.pid);
+  const ws = await createWorkspace(store, { name: `Bench ${size}`, plan: 'pro', trialDays: null });
+  const users: string[] = [];
+  for (const [email, role] of MEMBERS) users.push((await addUser(store, { workspace_id: ws.id, email, role })).id);
+  const owner = users[0]!;
+  const { key } = await createKey(store, { workspace_id: ws.id, user_id: owner, name: 'bench', scopes: [], prefix: KEY_PREFIX });
+  const types = new Map<string, ObjectType>();
+  for (const slug of SLUGS) types.set(slug, (await store.getObjectType(ws.id, slug))!);
+
+  const generator = new Generator(SEED, users);
+  const plan = batchPlan(size);
+  const counts: Record<Slug, number> = { companies: 0, contacts: 0, deals: 0 };
+  const started = performance.now();
+  let storeMs = 0;
+  let done = 0;
+  let nextReport = 0.1;
+  for (const batch of plan) {
+    const inputs: NewRecord[] = generator.batch(batch).map((raw, i) => {
+      const valid = validateRecordData(types.get(raw.object_type_slug)!, raw.data);
+      counts[raw.object_type_slug] += 1;
+      return {
+        id: raw.id, object_type_slug: raw.object_type_slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
+        created_by: owner, assignee_id: users[(done + i) % users.length]!,
+      };
+    });
+    const t = performance.now();
+    await store.createRecords(ws.id, inputs);
+    storeMs += performance.now() - t;
+    done += inputs.length;
+    if (done / size >= nextReport) {
+      log(`  loaded ${done.toLocaleString('en')} / ${size.toLocaleString('en')} records (${Math.round(done / ((performance.now() - started) / 1000)).toLocaleString('en')}/s)`);
+      nextReport += 0.1;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  for (const slug of SLUGS) {
+    const stored = await store.countRecords(ws.id, slug);
+    if (stored !== counts[slug]) throw new Error(`dataset ${size}: ${slug} has ${stored} records, expected ${counts[slug]}`);
+  }
+  return {
+    size, workspace_id: ws.id, owner_id: owner, key, counts, sample: generator.sample,
+    load: {
+      records: done, seconds, records_per_s: done / seconds, store_seconds: storeMs / 1000,
+      store_records_per_s: done / (storeMs / 1000), batches: plan.length, peak_rss_mb: peakRssMb(process.pid),
+    },
+  };
+}
+
+/** A private copy of the cached store for one server run (creates must not grow the cache). */
+export function runCopy(dataset: Dataset, root: string): string {
+  const dir = join(root, 'run');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(dataset.dir, dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,162 @@
+import { DEAL_STAGES } from '../../src/domain/standard-objects.ts';
+import { newId } from '../../src/domain/ids.ts';
+import { Reservoir, seeded } from './random.ts';
+import { COMPANY_HEADS, COMPANY_TAILS, DESCRIPTION_PARTS, FIRST_NAMES, JOB_TITLES, LAST_NAMES, MARKETS, PRODUCTS } from './words.ts';
+
+/**
+ * Realistic CRM data for the standard object types, deterministic per seed (ids aside): 10%
+ * companies, 60% contacts, 30% deals. Records come in batches of whole companies with their
+ * contacts and deals, so every reference points inside its batch: a contact works at a company,
+ * a deal has a company and one to three of its contacts and an owner. Bump GENERATOR_VERSION
+ * whenever the output changes; it keys the dataset cache.
+ */
+export const GENERATOR_VERSION = 1;
+export const COMPANIES_PER_BATCH = 500;
+const MIX = { companies: 0.1, contacts: 0.6 } as const;
+const STAGE_WEIGHTS = [30, 20, 15, 10, 15, 10];
+const INDUSTRIES = ['software', 'financial_services', 'healthcare', 'manufacturing', 'retail', 'education', 'media', 'other'];
+
+export type Slug = 'companies' | 'contacts' | 'deals';
+
+/** A record as a caller would send it to records.create, with its id pre-assigned. */
+export interface RawRecord {
+  id: string;
+  object_type_slug: Slug;
+  data: Record<string, unknown>;
+}
+
+/** What the load generator needs to address the dataset: record ids and search terms. */
+export interface DatasetSample {
+  ids: Record<Slug, string[]>;
+  searchTerms: string[];
+}
+
+/** Splits a total into whole batches of companies with their contacts and deals. */
+export function batchPlan(total: number): Array<Record<Slug, number>> {
+  const companies = Math.max(1, Math.round(total * MIX.companies));
+  const contacts = Math.round(total * MIX.contacts);
+  const deals = Math.max(0, total - companies - contacts);
+  const batches = Math.ceil(companies / COMPANIES_PER_BATCH);
+  const share = (n: number, i: number): number => Math.floor((n * (i + 1)) / batches) - Math.floor((n * i) / batches);
+  return Array.from({ length: batches }, (_, i) => ({ companies: share(companies, i), contacts: share(contacts, i), deals: share(deals, i) }));
+}
+
+export class Generator {
+  private readonly rnd: () => number;
+  private companyNo = 0;
+  private contactNo = 0;
+  readonly sample: DatasetSample = { ids: { companies: [], contacts: [], deals: [] }, searchTerms: [] };
+  private readonly reservoirs: Record<Slug, Reservoir>;
+  private readonly terms: Reservoir;
+
+  constructor(seed: number, private readonly users: readonly string[]) {
+    this.rnd = seeded(seed);
+    // The sample has its own stream, so the data does not depend on the sample size.
+    const sampling = seeded(seed ^ 0x5eed);
+    const { ids } = this.sample;
+    this.reservoirs = { companies: new Reservoir(ids.companies, sampling), contacts: new Reservoir(ids.contacts, sampling), deals: new Reservoir(ids.deals, sampling) };
+    this.terms = new Reservoir(this.sample.searchTerms, sampling);
+  }
+
+  batch(counts: Record<Slug, number>): RawRecord[] {
+    const out: RawRecord[] = [];
+    const companies = Array.from({ length: counts.companies }, () => this.company());
+    const staff = new Map<string, string[]>(companies.map((c) => [c.id, []]));
+    out.push(...companies);
+    for (let i = 0; i < counts.contacts; i += 1) {
+      const company = this.pick(companies);
+      const contact = this.contact(company);
+      staff.get(company.id)!.push(contact.id);
+      out.push(contact);
+    }
+    for (let i = 0; i < counts.deals; i += 1) {
+      const company = this.pick(companies);
+      out.push(this.deal(company, staff.get(company.id)!));
+    }
+    for (const record of out) this.remember(record);
+    return out;
+  }
+
+  private int(min: number, max: number): number {
+    return min + Math.floor(this.rnd() * (max - min + 1));
+  }
+
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.rnd() * items.length)]!;
+  }
+
+  private company(): RawRecord {
+    const n = this.companyNo++;
+    const head = this.pick(COMPANY_HEADS);
+    const tail = this.pick(COMPANY_TAILS);
+    const name = `${cap(head)} ${cap(tail)}`;
+    return {
+      id: newId('record'),
+      object_type_slug: 'companies',
+      data: {
+        name,
+        domain: `${head}-${tail}-${n.toString(36)}.com`,
+        industry: this.pick(INDUSTRIES),
+        employee_count: Math.round(Math.exp(this.rnd() * 10)),
+        description: `${name} ${this.pick(DESCRIPTION_PARTS)} ${this.pick(MARKETS)}.`,
+      },
+    };
+  }
+
+  private contact(company: RawRecord): RawRecord {
+    const n = this.contactNo++;
+    const first = this.pick(FIRST_NAMES);
+    const last = this.pick(LAST_NAMES);
+    return {
+      id: newId('record'),
+      object_type_slug: 'contacts',
+      data: {
+        name: `${cap(first)} ${cap(last)}`,
+        email: `${first}.${last}.${n.toString(36)}@${String(company.data.domain)}`,
+        phone: `+1 ${this.int(200, 989)} ${this.int(200, 999)} ${this.int(1000, 9999)}`,
+        job_title: this.pick(JOB_TITLES),
+        company: company.id,
+      },
+    };
+  }
+
+  private deal(company: RawRecord, staff: readonly string[]): RawRecord {
+    const contacts = new Set<string>();
+    const wanted = Math.min(staff.length, this.int(1, 3));
+    while (contacts.size < wanted) contacts.add(this.pick(staff));
+    const day = new Date(Date.UTC(2025, 0, 1) + this.int(0, 900) * 86_400_000).toISOString().slice(0, 10);
+    return {
+      id: newId('record'),
+      object_type_slug: 'deals',
+      data: {
+        name: `${String(company.data.name)} – ${this.pick(PRODUCTS)}`,
+        amount: Math.round((500 * Math.exp(this.rnd() * 6)) / 50) * 50,
+        stage: this.stage(),
+        close_date: day,
+        company: company.id,
+        ...(contacts.size ? { contacts: [...contacts] } : {}),
+        owner: this.pick(this.users),
+      },
+    };
+  }
+
+  private stage(): string {
+    let r = this.rnd() * 100;
+    for (const [i, w] of STAGE_WEIGHTS.entries()) {
+      if ((r -= w) < 0) return DEAL_STAGES[i]!;
+    }
+    return DEAL_STAGES[0];
+  }
+
+  private remember(record: RawRecord): void {
+    this.reservoirs[record.object_type_slug].add(record.id);
+    if (record.object_type_slug === 'deals') return;
+    const [first = '', second = ''] = String(record.data.name).toLowerCase().split(' ');
+    // People are found by first name and the start of the last name; companies by both words.
+    this.terms.add(record.object_type_slug === 'contacts' ? `${first} ${second.slice(0, 4)}` : `${first} ${second}`);
+  }
+}
+
+function cap(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+
+/**
+ * Process facts from Linux /proc: peak RSS (VmHWM) and its reset (`5` to clear_refs, which sets
+ * the high-water mark to the current RSS), so each bench phase reports its own peak. Elsewhere
+ * these answer null and the report says so.
+ */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export function resetPeakRss(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux, or not ours: the peak then covers the process's whole life
+  }
+}
+
+/** Pins a process (all its threads) to one CPU with taskset; false when that is not possible. */
+export function pin(pid: number, cpu: number): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  mem_gb: number;
+  node: string;
+  platform: string;
+  commit: string;
+  dirty: boolean;
+}
+
+export function machine(): Machine {
+  const git = (...args: string[]): string => {
+    try {
+      return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return '';
+    }
+  };
+  return {
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    mem_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
+    dirty: git('status', '--porcelain').length > 0,
+  };
+}

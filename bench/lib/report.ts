@@ -1,0 +1,130 @@
+import type { Figures } from './measure.ts';
+import { drift, findCell, floor, type Cell, type Results } from './results.ts';
+
+const n0 = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '–');
+const ms = (v: number): string => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
+const x = (v: number): string => (Number.isFinite(v) ? `${v >= 0.1 ? v.toFixed(2) : Number(v.toPrecision(2))}×` : '–');
+const mb = (v: number | null): string => (v === null ? '–' : v.toFixed(0));
+const size = (v: number): string => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v));
+
+function duration(s: number): string {
+  return s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(0)} s`;
+}
+
+const TEXT_COLUMNS = new Set(['tool', 'style', 'server', 'phase', 'companies / contacts / deals']);
+
+function table(head: string[], rows: string[][]): string {
+  const align = head.map((h) => (TEXT_COLUMNS.has(h) ? '---' : '---:'));
+  return [head, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+function headline(r: Results, base: Figures): string {
+  const at = r.settings.tools_size;
+  const rest = findCell(r, 'records.get', 'rest', at);
+  if (!rest) return '';
+  const f = rest.figures;
+  const lines = [
+    `## Headline: REST \`records.get\` on ${n0(at)} records`,
+    '',
+    `- **${n0(f.calls_per_s)} calls/s = ${x(f.calls_per_s / base.calls_per_s)} bare node:http** (${n0(base.calls_per_s)} calls/s in the same run); p50 ${ms(f.p50_ms)} ms, p99 ${ms(f.p99_ms)} ms.`,
+  ];
+  for (const style of ['bridge', 'mcp', 'graphql'] as const) {
+    const c = findCell(r, 'records.get', style, at);
+    if (!c) continue;
+    const label = style === 'graphql' ? '/graphql (same operation)' : style === 'mcp' ? 'MCP' : 'Bridge';
+    const extra = c.figures.p50_ms - f.p50_ms;
+    lines.push(`- ${label}: ${n0(c.figures.calls_per_s)} calls/s = ${x(c.figures.calls_per_s / f.calls_per_s)} REST; ` +
+      `p50 ${ms(c.figures.p50_ms)} ms (${x(c.figures.p50_ms / f.p50_ms)} REST, ${extra >= 0 ? '+' : '−'}${ms(Math.abs(extra))} ms), p99 ${ms(c.figures.p99_ms)} ms.`);
+  }
+  return lines.join('\n');
+}
+
+function baselineRows(r: Results, base: Figures): string[][] {
+  return r.cells.filter((c) => c.phase === 'baseline').map((c) => [
+    c.target === 'koa' ? 'bare Koa route' : 'bare node:http', c.when ?? '',
+    n0(c.figures.calls_per_s), x(c.figures.calls_per_s / base.calls_per_s), ms(c.figures.p50_ms), ms(c.figures.p99_ms), String(c.figures.errors), mb(c.peak_rss_mb),
+  ]);
+}
+
+function toolRows(r: Results, base: Figures): string[][] {
+  const at = r.settings.tools_size;
+  const cells = r.cells.filter((c) => c.phase === 'tools');
+  return cells.map((c) => {
+    const rest = findCell(r, c.tool!, 'rest', at)?.figures;
+    const f = c.figures;
+    return [
+      `\`${c.tool}\``, c.style!, n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s),
+      rest ? x(f.calls_per_s / rest.calls_per_s) : '–', ms(f.p50_ms), ms(f.p99_ms), rest ? x(f.p50_ms / rest.p50_ms) : '–',
+      n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
+    ];
+  });
+}
+
+function scaleRows(r: Results, base: Figures): string[][] {
+  const tools = [...new Set(r.cells.filter((c) => c.phase === 'scale').map((c) => c.tool!))];
+  const rows: string[][] = [];
+  for (const tool of tools) {
+    const smallest = findCell(r, tool, 'rest', r.settings.sizes[0]!)?.figures;
+    for (const s of r.settings.sizes) {
+      const c: Cell | undefined = findCell(r, tool, 'rest', s);
+      if (!c) continue;
+      const f = c.figures;
+      rows.push([`\`${tool}\``, size(s), n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s), ms(f.p50_ms), ms(f.p99_ms),
+        smallest ? x(f.p50_ms / smallest.p50_ms) : '–', String(f.errors), mb(c.peak_rss_mb)]);
+    }
+  }
+  return rows;
+}
+
+/** The run as a markdown document: machine, headline, baselines, tools, scale, datasets, memory. */
+export function renderMarkdown(r: Results): string {
+  const base = floor(r);
+  if (!base) throw new Error('no bare node:http baseline was measured');
+  const m = r.machine;
+  const s = r.settings;
+  return [
+    `# Benchmark: ${r.mode} run, ${r.started_at.slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.mem_gb} GB, ${m.platform} · Node ${m.node} · commit ${m.commit}${m.dirty ? ' (with uncommitted changes)' : ''} · ` +
+      `run took **${duration(r.duration_s)}**.`,
+    '',
+    `Method: autocannon closed loop on 127.0.0.1, ${s.connections} connections, ${s.seconds} s per cell after ${s.warmup_seconds} s warm-up; ` +
+      `server and load generator in separate processes${s.pinned ? ', pinned to one CPU each' : ''}. ` +
+      `Ratios are calls/s over bare node:http measured in this run (mean of its measurements at start, middle and end). ` +
+      `The gateway runs with its in-process rate limiter on every call (limit set out of reach). ` +
+      `Latency is per call under that load; peak RSS is the server's, per cell (VmHWM reset before each).`,
+    '',
+    headline(r, base),
+    '',
+    '## Baselines (the floor of this machine)',
+    '',
+    table(['server', 'phase', 'calls/s', '× node:http', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB'], baselineRows(r, base)),
+    '',
+    `node:http drifted ${x(drift(r))} (max / min calls/s) during the run` +
+      (drift(r) > 1.25 ? ': **the machine was busy with something else; treat ratios below as ±25% or rerun.**' : '.'),
+    '',
+    `## Tools on ${n0(s.tools_size)} records, by call style`,
+    '',
+    '`× REST` compares a style with REST for the same tool: calls/s (throughput) and p50 (latency).',
+    '',
+    table(['tool', 'style', 'calls/s', '× node:http', 'calls/s × REST', 'p50 ms', 'p99 ms', 'p50 × REST', 'bytes/answer', 'errors', 'peak RSS MB'], toolRows(r, base)),
+    '',
+    '## Scale: REST latency by dataset size',
+    '',
+    table(['tool', 'records', 'calls/s', '× node:http', 'p50 ms', 'p99 ms', `p50 × ${size(s.sizes[0]!)}`, 'errors', 'peak RSS MB'], scaleRows(r, base)),
+    '',
+    '## Datasets and server start',
+    '',
+    table(['records', 'companies / contacts / deals', 'load s', 'records/s', 'createRecords records/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
+      r.datasets.map((d) => {
+        const start = r.server_starts.find((x) => x.size === d.size);
+        return [n0(d.size), `${n0(d.counts.companies)} / ${n0(d.counts.contacts)} / ${n0(d.counts.deals)}`,
+          `${d.load.seconds.toFixed(1)}${d.cached ? ' (cached)' : ''}`, n0(d.load.records_per_s), n0(d.load.store_records_per_s),
+          mb(d.load.peak_rss_mb), start ? start.seconds.toFixed(1) : '–', start ? mb(start.peak_rss_mb) : '–'];
+      })),
+    '',
+    'Loading is the Store bulk path (`createRecords`, one transaction per batch of whole companies with their contacts and deals); ' +
+      '"load s" and "records/s" include generating and validating the records. A cached dataset reports the figures of the run that built it.',
+    '',
+  ].join('\n');
+}
