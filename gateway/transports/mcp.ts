@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CrmError, ERROR_TABLE, isCrmError } from '../../src/domain/errors.ts';
 import { readJsonBody } from '../body.ts';
 import { asCrmError } from '../errors.ts';
@@ -14,6 +15,11 @@ import { edge } from './rest.ts';
 
 export const MCP_SERVER_INFO = { name: 'crm-tool-service', version: '1.0.0' } as const;
 const LIST_PAGE_SIZE = 100;
+/**
+ * One JSON Schema validator for every per-request Server: without it the SDK builds a fresh Ajv
+ * instance per request, which was 14% of server CPU on MCP calls.
+ */
+const VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * MCP over Streamable HTTP, stateless with JSON responses: a fresh low-level SDK Server per
@@ -110,6 +116,7 @@ export function rpcError(code: number, message: string, data?: unknown): Record<
 function buildServer(deps: GatewayDeps, principal: Principal): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
+    jsonSchemaValidator: VALIDATOR,
     instructions: 'CRM data as tools. Start with objects.list to learn the object types and their fields; records.* reads and writes records.',
   });
 
