@@ -9,7 +9,7 @@ import { insertEntryRow } from './entries.ts';
 import { translateError } from './errors.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
-import { insertObjectTypeRow } from './object-types.ts';
+import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
 import { claimUniques, indexRecord } from './record-index.ts';
 import { insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
 import { insertRecordRow } from './records.ts';
@@ -76,6 +76,7 @@ export function loadMethods(c: Connection) {
             }
           }
         });
+        objectTypeCache(c).invalidate();
         return { rows: checker.rows };
       } catch (err) {
         // What the input throws (an unreadable file, a line that is not JSON) passes as it is; only

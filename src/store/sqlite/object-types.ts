@@ -65,8 +65,67 @@ function patchObjectType(c: Connection, row: ObjectTypeRow, columns: Record<stri
   return withFields(c, c.get<ObjectTypeRow>(`SELECT ${OBJECT_TYPE_COLUMNS} FROM object_types WHERE pk = ?`, row.pk)!);
 }
 
+/**
+ * Object types are read on every record call and change rarely, so reads are cached. An entry is
+ * valid while nothing changed the data model: this connection's writes bump `generation`, and
+ * `PRAGMA data_version` moves when another connection (the CLI, another process) commits. Cached
+ * values are frozen because requests share them.
+ */
+class ObjectTypeCache {
+  #generation = 0;
+  #entries = new Map<string, { version: string; type: ObjectType | null }>();
+
+  constructor(private readonly c: Connection) {}
+
+  get(workspaceId: string, slug: string, load: () => ObjectType | null): ObjectType | null {
+    const version = `${this.#generation}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
+    const key = `${workspaceId}\u0000${slug}`;
+    const hit = this.#entries.get(key);
+    if (hit && hit.version === version) return hit.type;
+    const type = load();
+    if (this.#entries.size > 10_000) this.#entries.clear();
+    this.#entries.set(key, { version, type: type && deepFreeze(type) });
+    return type;
+  }
+
+  /** Called by every write that can change object types or fields. */
+  invalidate(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const caches = new WeakMap<Connection, ObjectTypeCache>();
+
+/** The object type cache of a connection; other modules invalidate it when they write object types. */
+export function objectTypeCache(c: Connection): ObjectTypeCache {
+  let cache = caches.get(c);
+  if (!cache) {
+    cache = new ObjectTypeCache(c);
+    caches.set(c, cache);
+  }
+  return cache;
+}
+
 /** Synchronous object type and field methods of the Store. */
 export function objectTypeMethods(c: Connection) {
+  const cache = objectTypeCache(c);
+  /** Runs a data-model write and drops cached object types, whether it commits or not. */
+  const changing = <T>(write: () => T): T => {
+    try {
+      return write();
+    } finally {
+      cache.invalidate();
+    }
+  };
   return {
     listObjectTypes(workspaceId: string): ObjectType[] {
       const rows = c.all<ObjectTypeRow>(
@@ -82,39 +141,41 @@ export function objectTypeMethods(c: Connection) {
     },
 
     getObjectType(workspaceId: string, slug: string): ObjectType | null {
-      const row = findObjectType(c, workspaceId, slug);
-      return row ? withFields(c, row) : null;
-    },
-
-    createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): ObjectType {
-      return withEvents(c, workspaceId, events, () => {
-        if (!c.get('SELECT 1 FROM workspaces WHERE id = ?', workspaceId)) throw notFound('workspace', workspaceId);
-        insertObjectType(c, workspaceId, input, now());
-        return withFields(c, requireObjectType(c, workspaceId, input.slug));
+      return cache.get(workspaceId, slug, () => {
+        const row = findObjectType(c, workspaceId, slug);
+        return row ? withFields(c, row) : null;
       });
     },
 
-    updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): ObjectType {
-      return withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), {
-        name: patch.name, icon: patch.icon, color: patch.color, description: patch.description,
+    createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): ObjectType {
+      return changing(() => withEvents(c, workspaceId, events, () => {
+        if (!c.get('SELECT 1 FROM workspaces WHERE id = ?', workspaceId)) throw notFound('workspace', workspaceId);
+        insertObjectType(c, workspaceId, input, now());
+        return withFields(c, requireObjectType(c, workspaceId, input.slug));
       }));
     },
 
+    updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): ObjectType {
+      return changing(() => withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), {
+        name: patch.name, icon: patch.icon, color: patch.color, description: patch.description,
+      })));
+    },
+
     deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): ObjectType {
-      return withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), { deleted_at: now() }));
+      return changing(() => withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), { deleted_at: now() })));
     },
 
     addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): ObjectType {
-      return withEvents(c, workspaceId, events, () => {
+      return changing(() => withEvents(c, workspaceId, events, () => {
         const row = requireObjectType(c, workspaceId, objectSlug);
         const { next } = c.get<{ next: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS next FROM fields WHERE object_type_pk = ?', row.pk)!;
         insertField(c, row.pk, newFieldDef(field, next, now()));
         return patchObjectType(c, row, {});
-      });
+      }));
     },
 
     updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch, events?: NewEvent[]): ObjectType {
-      return withEvents(c, workspaceId, events, () => {
+      return changing(() => withEvents(c, workspaceId, events, () => {
         const row = requireObjectType(c, workspaceId, objectSlug);
         const field = c.get<{ id: string }>('SELECT id FROM fields WHERE object_type_pk = ? AND slug = ?', row.pk, fieldSlug);
         if (!field) throw notFound('field', `${objectSlug}.${fieldSlug}`);
@@ -128,7 +189,7 @@ export function objectTypeMethods(c: Connection) {
         });
         if (set.sql.length > 0) c.run(`UPDATE fields SET ${set.sql.join(', ')} WHERE id = ?`, ...set.params, field.id);
         return patchObjectType(c, row, {});
-      });
+      }));
     },
 
     countRecords(workspaceId: string, objectSlug: string): number {

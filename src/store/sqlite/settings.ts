@@ -4,7 +4,7 @@ import type { ApiKey, Role, User, Workspace } from '../../domain/types.ts';
 import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../port.ts';
 import { assignments, insertSql, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
-import { insertObjectType } from './object-types.ts';
+import { insertObjectType, objectTypeCache } from './object-types.ts';
 import {
   API_KEY_COLUMNS, now, USER_COLUMNS, WORKSPACE_COLUMNS, toApiKey, type ApiKeyRow, type UserRow, type WorkspaceRow,
 } from './rows.ts';
@@ -41,6 +41,7 @@ export function settingsMethods(c: Connection) {
         const at = now();
         insertWorkspaceRow(c, { id, name: input.name, plan: input.plan ?? null, trial_ends_at: input.trial_ends_at ?? null, created_at: at, updated_at: at });
         for (const objectType of input.objectTypes) insertObjectType(c, id, objectType, at);
+        objectTypeCache(c).invalidate();
         return workspace(id)!;
       });
     },

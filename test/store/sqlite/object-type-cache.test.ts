@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STANDARD_OBJECT_TYPES } from '../../../src/domain/standard-objects.ts';
+import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'crm-otcache-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the SQLite object type cache', () => {
+  it('sees a field added through another connection to the same file (the CLI while the server runs)', async () => {
+    const path = join(dir, 'shared.sqlite');
+    const server = createSqliteStore({ path });
+    await server.init();
+    const cli = createSqliteStore({ path });
+    await cli.init();
+    const ws = await server.createWorkspace({ name: 'Cache', objectTypes: [...STANDARD_OBJECT_TYPES] });
+    const before = await server.getObjectType(ws.id, 'companies');
+    expect(before!.fields.map((f) => f.slug)).not.toContain('tier');
+
+    await cli.addField(ws.id, 'companies', { slug: 'tier', name: 'Tier', type: 'text' });
+    expect((await server.getObjectType(ws.id, 'companies'))!.fields.map((f) => f.slug)).toContain('tier');
+    await cli.close();
+    await server.close();
+  });
+
+  it('sees its own writes at once, and an object type created after a miss', async () => {
+    const store = createSqliteStore({ path: join(dir, 'own.sqlite') });
+    await store.init();
+    const ws = await store.createWorkspace({ name: 'Cache', objectTypes: [...STANDARD_OBJECT_TYPES] });
+    expect(await store.getObjectType(ws.id, 'projects')).toBeNull();
+    await store.createObjectType(ws.id, { slug: 'projects', name: 'Projects', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    expect((await store.getObjectType(ws.id, 'projects'))!.name).toBe('Projects');
+    await store.updateField(ws.id, 'projects', 'name', { archived: true });
+    expect((await store.getObjectType(ws.id, 'projects'))!.fields[0]!.archived).toBe(true);
+    await store.close();
+  });
+
+  it('hands out frozen object types, since requests share them', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    await store.init();
+    const ws = await store.createWorkspace({ name: 'Cache', objectTypes: [...STANDARD_OBJECT_TYPES] });
+    const type = (await store.getObjectType(ws.id, 'deals'))!;
+    expect(Object.isFrozen(type) && Object.isFrozen(type.fields) && Object.isFrozen(type.fields[0])).toBe(true);
+    await store.close();
+  });
+});
