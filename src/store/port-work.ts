@@ -1,6 +1,6 @@
 import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
 import type {
-  CrmList, ListEntry, Note, NoteFormat, NoteKind, RecordData, SavedView, Task, TaskStatus, TimelineEvent, ViewSort,
+  CrmList, ListEntry, Note, NoteKind, RecordData, SavedView, Task, TaskStatus, TimelineEvent, ViewSort,
 } from '../domain/types.ts';
 import type { NewField } from './port.ts';
 
@@ -118,23 +118,11 @@ export interface ViewPatch {
   visible_fields?: string[];
 }
 
-export interface NewNote {
-  id?: string;
-  kind: NoteKind;
-  title: string;
-  body: string;
-  format: NoteFormat;
-  record_ids: string[];
-  created_by: string | null;
-}
+type NoteValues = Pick<Note, 'kind' | 'title' | 'body' | 'format' | 'record_ids'>;
 
-export interface NotePatch {
-  kind?: NoteKind;
-  title?: string;
-  body?: string;
-  format?: NoteFormat;
-  record_ids?: string[];
-}
+export type NewNote = NoteValues & Pick<Note, 'created_by'> & { id?: string };
+
+export type NotePatch = Partial<NoteValues>;
 
 export interface NoteQuery {
   record_id?: string;
@@ -143,25 +131,11 @@ export interface NoteQuery {
   limit: number;
 }
 
-export interface NewTask {
-  id?: string;
-  title: string;
-  body: string;
-  status: TaskStatus;
-  due_at: string | null;
-  assignee_id: string | null;
-  record_ids: string[];
-  created_by: string | null;
-}
+type TaskValues = Pick<Task, 'title' | 'body' | 'status' | 'due_at' | 'assignee_id' | 'record_ids'>;
 
-export interface TaskPatch {
-  title?: string;
-  body?: string;
-  status?: TaskStatus;
-  due_at?: string | null;
-  assignee_id?: string | null;
-  record_ids?: string[];
-}
+export type NewTask = TaskValues & Pick<Task, 'created_by'> & { id?: string };
+
+export type TaskPatch = Partial<TaskValues>;
 
 export interface TaskQuery {
   assignee_id?: string;

@@ -3,7 +3,7 @@ import type { NotePatch } from '../../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Note, NoteFormat, NoteKind, StoredRecord } from '../types.ts';
+import type { Note, NoteKind, StoredRecord } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
@@ -16,13 +16,8 @@ export interface NoteView extends Omit<Note, 'workspace_id'> {
   records: RelatedRecordView[];
 }
 
-export interface NoteInput {
-  kind?: NoteKind;
-  title?: string;
-  body?: string;
-  format?: NoteFormat;
-  record_ids?: string[];
-}
+/** What callers may set on a note; the same shape as a patch. */
+export type NoteInput = NotePatch;
 
 /**
  * Notes and activities (note, call, meeting, email) attached to records. A Member writes notes only

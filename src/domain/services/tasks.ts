@@ -18,14 +18,8 @@ export interface TaskView extends Omit<Task, 'workspace_id'> {
   overdue: boolean;
 }
 
-export interface TaskInput {
-  title?: string;
-  body?: string;
-  status?: TaskStatus;
-  due_at?: string | null;
-  assignee_id?: string | null;
-  record_ids?: string[];
-}
+/** What callers may set on a task; the same shape as a patch. */
+export type TaskInput = TaskPatch;
 
 /**
  * A due date alone (`2026-12-01`) means the end of that day in UTC, so a task due today is not
