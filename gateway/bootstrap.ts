@@ -1,5 +1,5 @@
 import { addUser, createKey, createWorkspace } from '../src/domain/services/settings.ts';
-import type { Store } from '../src/store/port.ts';
+import type { Store } from '../src/domain/store/port.ts';
 
 export interface Bootstrapped {
   workspace_id: string;

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { CrmError, isCrmError } from '../src/domain/errors.ts';
 import { addUser, createKey, createWorkspace, listKeys, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
 import { openStore } from '../src/store/index.ts';
-import type { Store } from '../src/store/port.ts';
+import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 

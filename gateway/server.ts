@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openStore } from '../src/store/index.ts';
-import type { Store } from '../src/store/port.ts';
+import type { Store } from '../src/domain/store/port.ts';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type Bootstrapped } from './bootstrap.ts';
 import type { Config } from './config.ts';

@@ -1,4 +1,4 @@
-import type { Store } from '../src/store/port.ts';
+import type { Store } from '../src/domain/store/port.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Principal } from './tools/invoke.ts';

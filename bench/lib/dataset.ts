@@ -5,7 +5,7 @@ import { validateRecordData } from '../../src/domain/fields.ts';
 import { addUser, createKey, createWorkspace } from '../../src/domain/services/settings.ts';
 import type { ObjectType, Role } from '../../src/domain/types.ts';
 import { openStore } from '../../src/store/index.ts';
-import type { NewRecord, Store } from '../../src/store/port.ts';
+import type { NewRecord, Store } from '../../src/domain/store/port.ts';
 import { batchPlan, Generator, GENERATOR_VERSION, type DatasetSample, type Slug } from './generator.ts';
 import { peakRssMb, resetPeakRss } from './proc.ts';
 

@@ -1,6 +1,6 @@
 import { hashKey, KEY_PATTERN, sameHash } from '../../src/domain/api-keys.ts';
 import { CrmError } from '../../src/domain/errors.ts';
-import type { Store } from '../../src/store/port.ts';
+import type { Store } from '../../src/domain/store/port.ts';
 import type { Principal } from '../tools/invoke.ts';
 
 const TOUCH_INTERVAL_MS = 60_000;

@@ -4,7 +4,7 @@ import { nearest } from '../../src/domain/suggest.ts';
 import type { CallStyle } from '../../src/domain/types.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
-import type { Store } from '../../src/store/port.ts';
+import type { Store } from '../../src/domain/store/port.ts';
 import { CATALOG, type ToolDefinition } from './index.ts';
 import { zodToCrmError } from './zod-errors.ts';
 

@@ -1,4 +1,4 @@
-import type { NewObjectType } from '../store/port.ts';
+import type { NewObjectType } from './store/port.ts';
 
 /** The stages of a deal, in pipeline order. */
 export const DEAL_STAGES = ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;

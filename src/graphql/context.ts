@@ -1,7 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../domain/services/context.ts';
 import { createServices } from '../domain/services/context.ts';
-import type { Store } from '../store/port.ts';
+import type { Store } from '../domain/store/port.ts';
 
 /** What every resolver sees: who is calling, and the domain services bound to them. */
 export interface GraphQLContext {

@@ -4,7 +4,7 @@ import {
   type ApiKey, type CrmList, type FieldDef, type ListEntry, type Note, type ObjectType, type Relation, type SavedView,
   type StoredRecord, type Task, type TimelineEvent, type User, type ViewSort, type Workspace,
 } from '../domain/types.ts';
-import { DUMP_ORDER, type DumpKind, type DumpRow } from './port-dump.ts';
+import { DUMP_ORDER, type DumpKind, type DumpRow } from '../domain/store/port-dump.ts';
 
 /**
  * The shape check of dump rows on their way in. A dump file is outside input: every row must be

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Store } from './port.ts';
+import type { Store } from '../domain/store/port.ts';
 
 export interface StoreConfig {
   store: 'sqlite' | 'neo4j';

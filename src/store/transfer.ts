@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { CrmError } from '../domain/errors.ts';
-import { DUMP_ORDER, type DumpRow } from './port-dump.ts';
-import type { Store } from './port.ts';
+import { DUMP_ORDER, type DumpRow } from '../domain/store/port-dump.ts';
+import type { Store } from '../domain/store/port.ts';
 
 /** First line of an export file. */
 export interface ExportHeader {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Store } from '../../src/store/port.ts';
+import type { Store } from '../../src/domain/store/port.ts';
 import type { Harness } from './conformance/harness.ts';
 import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';

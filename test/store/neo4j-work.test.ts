@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CrmError } from '../../src/domain/errors.ts';
-import type { NewEvent, NewRecord } from '../../src/store/port.ts';
+import type { NewEvent, NewRecord } from '../../src/domain/store/port.ts';
 import type { Connection, Row, Tx } from '../../src/store/neo4j/connection.ts';
 import { entryMethods } from '../../src/store/neo4j/entries.ts';
 import { noteMethods } from '../../src/store/neo4j/notes.ts';

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import type { Workspace } from '../../src/domain/types.ts';
 import { createNeo4jStore, purgeNeo4jWorkspaces, type Neo4jOptions } from '../../src/store/neo4j/index.ts';
-import type { NewWorkspace } from '../../src/store/port.ts';
+import type { NewWorkspace } from '../../src/domain/store/port.ts';
 import { runStoreConformance } from './conformance.ts';
 
 /**

@@ -6,7 +6,7 @@ import { newId } from '../../src/domain/ids.ts';
 import { addUser, createKey, createWorkspace, revokeKey } from '../../src/domain/services/settings.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 import { exportToFile, importFromFile } from '../../src/store/transfer.ts';
-import type { RecordQuery, Store } from '../../src/store/port.ts';
+import type { RecordQuery, Store } from '../../src/domain/store/port.ts';
 import { authenticate } from '../../gateway/auth/principal.ts';
 import { invokeTool } from '../../gateway/tools/invoke.ts';
 

@@ -2,7 +2,7 @@ import { CrmError } from '../../src/domain/errors.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { STANDARD_OBJECT_TYPES } from '../../src/domain/standard-objects.ts';
 import type { ObjectType } from '../../src/domain/types.ts';
-import type { NewObjectType } from '../../src/store/port.ts';
+import type { NewObjectType } from '../../src/domain/store/port.ts';
 
 /** An ObjectType as a store would return it for a NewObjectType; `archived` lists fields to archive. */
 export function objectTypeOf(input: NewObjectType, archived: readonly string[] = []): ObjectType {

@@ -4,7 +4,7 @@ import {
 } from '../../src/domain/fields.ts';
 import { STANDARD_OBJECT_TYPES } from '../../src/domain/standard-objects.ts';
 import type { FieldDef } from '../../src/domain/types.ts';
-import type { NewField, NewObjectType } from '../../src/store/port.ts';
+import type { NewField, NewObjectType } from '../../src/domain/store/port.ts';
 import { failure, projects } from './domain-fixtures.ts';
 
 const ctx = { param: 'field', objectSlugs: ['companies', 'contacts', 'deals'] };

@@ -19,7 +19,7 @@ function imports(file: string): string[] {
     .map((s) => relative(root, join(root, file, '..', s)));
 }
 
-/** STYLE.md §2: gateway -> src/graphql -> src/domain -> src/store port <- adapters. */
+/** gateway -> src/graphql -> src/domain (which owns the Store port in src/domain/store) <- src/store adapters. */
 describe('dependency direction', () => {
   it('reads relative imports, dynamic ones included (so the rules below can fail)', () => {
     expect(imports('gateway/app.ts')).toContain('gateway/errors.ts');
@@ -32,10 +32,15 @@ describe('dependency direction', () => {
     }
   });
 
-  it('keeps the domain free of GraphQL and HTTP', () => {
+  it('keeps the domain free of GraphQL, HTTP and the store adapters (the domain owns the port)', () => {
     for (const file of files('src/domain')) {
-      for (const target of imports(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^(src\/graphql|gateway)\//);
+      for (const target of imports(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^(src\/graphql|gateway|src\/store)\//);
     }
+  });
+
+  it('keeps the Store port in the domain', () => {
+    expect(files('src/domain/store')).toContain('src/domain/store/port.ts');
+    expect(files('src/store').filter((f) => /\/port[^/]*\.ts$/.test(f))).toEqual([]);
   });
 
   it('keeps the store free of GraphQL, HTTP and domain services', () => {

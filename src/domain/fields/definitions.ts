@@ -1,6 +1,6 @@
 import { validationError } from '../errors.ts';
 import { FIELD_TYPES, type FieldConfig, type FieldDef, type FieldType } from '../types.ts';
-import type { FieldPatch, NewField } from '../../store/port.ts';
+import type { FieldPatch, NewField } from '../store/port.ts';
 import {
   enumError, expectBoolean, expectInteger, expectName, expectString, isPlainObject, joinParam, optionalText,
   rejectOtherKeys, suggestError, typeError,

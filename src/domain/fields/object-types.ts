@@ -1,5 +1,5 @@
 import { CrmError, validationError } from '../errors.ts';
-import type { NewField, NewObjectType, ObjectTypePatch } from '../../store/port.ts';
+import type { NewField, NewObjectType, ObjectTypePatch } from '../store/port.ts';
 import { expectName, isPlainObject, joinParam, optionalText, rejectOtherKeys, typeError } from './checks.ts';
 import { validateNewField, validateSlug } from './definitions.ts';
 

@@ -1,6 +1,6 @@
 import { validationError } from '../errors.ts';
 import type { FieldDef, ObjectType, RecordData } from '../types.ts';
-import type { FieldRef, UniqueClaim } from '../../store/port.ts';
+import type { FieldRef, UniqueClaim } from '../store/port.ts';
 import { isPlainObject, suggestError, typeError } from './checks.ts';
 import { uniqueKey, validateFieldValue, type StoredValue } from './values.ts';
 

@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port.ts';
+import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
 import { ListService } from './lists.ts';
 import { NoteService } from './notes.ts';

@@ -1,4 +1,4 @@
-import type { NewEvent } from '../../store/port-work.ts';
+import type { NewEvent } from '../store/port-work.ts';
 import type { Actor } from '../actor.ts';
 import type { EventAction, FieldChange, ResourceType } from '../types.ts';
 

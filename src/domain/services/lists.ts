@@ -1,4 +1,4 @@
-import type { NewListEntry, Store } from '../../store/port.ts';
+import type { NewListEntry, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, isCrmError, notFound, validationError } from '../errors.ts';
 import { MAX_FIELDS, validateNewField, validateRecordData } from '../fields.ts';

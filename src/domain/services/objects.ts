@@ -1,4 +1,4 @@
-import type { FieldPatch, NewField, NewObjectType, ObjectTypePatch, Store } from '../../store/port.ts';
+import type { FieldPatch, NewField, NewObjectType, ObjectTypePatch, Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { validateFieldPatch, validateNewField, validateNewObjectType, validateObjectTypePatch } from '../fields.ts';

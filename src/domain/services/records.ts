@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port.ts';
+import type { Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
@@ -9,7 +9,7 @@ import type { EventAction, FieldChange, ObjectType, StoredRecord } from '../type
 import type { ObjectService } from './objects.ts';
 import { checkReferences } from './references.ts';
 import { created, diffOf, eventFor } from './events.ts';
-import type { NewEvent } from '../../store/port-work.ts';
+import type { NewEvent } from '../store/port-work.ts';
 
 /** A record as callers see it: the spec'd `record_id`, the same value as `id`, and its display name. */
 export interface RecordView extends Omit<StoredRecord, 'workspace_id'> {

@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port.ts';
+import type { Store } from '../store/port.ts';
 import { validationError } from '../errors.ts';
 import type { ValidatedData } from '../fields.ts';
 import type { StoredRecord } from '../types.ts';

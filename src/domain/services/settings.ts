@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port.ts';
+import type { Store } from '../store/port.ts';
 import { generateKey } from '../api-keys.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
 import { nearest } from '../suggest.ts';

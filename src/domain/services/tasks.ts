@@ -1,5 +1,5 @@
-import type { Store } from '../../store/port.ts';
-import type { TaskPatch } from '../../store/port-work.ts';
+import type { Store } from '../store/port.ts';
+import type { TaskPatch } from '../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { newId } from '../ids.ts';

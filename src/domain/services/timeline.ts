@@ -1,4 +1,4 @@
-import type { Store } from '../../store/port.ts';
+import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
 import { validationError } from '../errors.ts';
 import { isIdOf } from '../ids.ts';

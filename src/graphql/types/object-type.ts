@@ -1,4 +1,4 @@
-import type { NewField } from '../../store/port.ts';
+import type { NewField } from '../../domain/store/port.ts';
 import { FIELD_TYPES, type FieldDef, type FieldType, type ObjectType } from '../../domain/types.ts';
 import { builder } from '../builder.ts';
 

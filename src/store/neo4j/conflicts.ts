@@ -1,5 +1,5 @@
 import { CrmError } from '../../domain/errors.ts';
-import type { UniqueClaim } from '../port.ts';
+import type { UniqueClaim } from '../../domain/store/port.ts';
 
 /**
  * The conflicts the adapter reports, worded and detailed exactly as the SQLite adapter words them,

@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.ts';
-import type { DumpKind, DumpRow } from '../port-dump.ts';
-import { DUMP_ORDER } from '../port-dump.ts';
+import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
+import { DUMP_ORDER } from '../../domain/store/port-dump.ts';
 import type { Connection, Row } from './connection.ts';
 import * as Q from './cypher/dump.ts';
 import { GET_WORKSPACE } from './cypher/settings.ts';

@@ -1,6 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { ListEntry, RecordData } from '../../domain/types.ts';
-import type { EntryQuery, NewEvent, NewListEntry } from '../port-work.ts';
+import type { EntryQuery, NewEvent, NewListEntry } from '../../domain/store/port-work.ts';
 import { entryConflict, entryTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/entries.ts';

@@ -1,4 +1,4 @@
-import type { Store } from '../port.ts';
+import type { Store } from '../../domain/store/port.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';

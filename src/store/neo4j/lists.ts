@@ -1,8 +1,8 @@
 import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { CrmList, FieldDef } from '../../domain/types.ts';
-import type { NewField } from '../port.ts';
-import type { ListPatch, NewEvent, NewList } from '../port-work.ts';
+import type { NewField } from '../../domain/store/port.ts';
+import type { ListPatch, NewEvent, NewList } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/lists.ts';
 import { requireObjectType } from './object-types.ts';

@@ -2,7 +2,7 @@ import { CrmError, validationError } from '../../domain/errors.ts';
 import { uniqueClaims } from '../../domain/fields.ts';
 import type { ObjectType, StoredRecord } from '../../domain/types.ts';
 import { DumpChecker, dumpRowError } from '../dump-rows.ts';
-import type { DumpKind, DumpRow } from '../port-dump.ts';
+import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
 import { emailTaken, fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/load.ts';

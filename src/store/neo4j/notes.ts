@@ -1,5 +1,5 @@
 import type { Note } from '../../domain/types.ts';
-import type { NewEvent, NewNote, NotePatch, NoteQuery } from '../port-work.ts';
+import type { NewEvent, NewNote, NotePatch, NoteQuery } from '../../domain/store/port-work.ts';
 import type { Connection } from './connection.ts';
 import * as Q from './cypher/notes.ts';
 import { readPage } from './pages.ts';

@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ObjectType } from '../../domain/types.ts';
-import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
+import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/object-types.ts';

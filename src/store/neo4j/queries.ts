@@ -1,5 +1,5 @@
 import type { StoredRecord } from '../../domain/types.ts';
-import type { RecordQuery, SearchQuery } from '../port.ts';
+import type { RecordQuery, SearchQuery } from '../../domain/store/port.ts';
 import type { Connection, Tx } from './connection.ts';
 import { listStatements, searchStatements } from './cypher/queries.ts';
 import { readPage, type PageStatements } from './pages.ts';

@@ -1,6 +1,6 @@
 import { CrmError } from '../../domain/errors.ts';
 import type { RecordData } from '../../domain/types.ts';
-import type { FieldRef, RecordWrite, UniqueClaim } from '../port.ts';
+import type { FieldRef, RecordWrite, UniqueClaim } from '../../domain/store/port.ts';
 import { uniqueValueTaken } from './conflicts.ts';
 import type { Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';

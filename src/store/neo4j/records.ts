@@ -1,6 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
+import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../../domain/store/port.ts';
 import { claimConflict } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';

@@ -1,5 +1,5 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
-import type { NewEvent } from '../port-work.ts';
+import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
 import { GET_RECORDS } from './cypher/records.ts';
 import type { ResourceStatements } from './cypher/resources.ts';

@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ApiKey, Role, User, Workspace } from '../../domain/types.ts';
-import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../port.ts';
+import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../../domain/store/port.ts';
 import { emailTaken } from './conflicts.ts';
 import type { Connection } from './connection.ts';
 import * as Q from './cypher/settings.ts';

@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.ts';
 import type { Task } from '../../domain/types.ts';
-import type { NewEvent, NewTask, TaskPatch, TaskQuery } from '../port-work.ts';
+import type { NewEvent, NewTask, TaskPatch, TaskQuery } from '../../domain/store/port-work.ts';
 import type { Connection } from './connection.ts';
 import * as Q from './cypher/tasks.ts';
 import { readPage } from './pages.ts';

@@ -1,7 +1,7 @@
 import type { CrmError } from '../../domain/errors.ts';
 import { newMonotonicId } from '../../domain/ids.ts';
 import type { TimelineEvent } from '../../domain/types.ts';
-import type { EventQuery, NewEvent } from '../port-work.ts';
+import type { EventQuery, NewEvent } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/timeline.ts';
 import { readPage } from './pages.ts';

@@ -1,5 +1,5 @@
 import type { SavedView } from '../../domain/types.ts';
-import type { NewEvent, NewView, ViewPatch } from '../port-work.ts';
+import type { NewEvent, NewView, ViewPatch } from '../../domain/store/port-work.ts';
 import type { Connection } from './connection.ts';
 import * as Q from './cypher/views.ts';
 import { requireList } from './lists.ts';

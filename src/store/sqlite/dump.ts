@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.ts';
-import type { DumpKind, DumpRow } from '../port-dump.ts';
-import { DUMP_ORDER } from '../port-dump.ts';
+import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
+import { DUMP_ORDER } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
 import { toEntry, type EntryRow } from './entries.ts';
 import { translateError } from './errors.ts';

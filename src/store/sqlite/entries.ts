@@ -1,6 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { ListEntry, RecordData } from '../../domain/types.ts';
-import type { EntryQuery, NewEvent, NewListEntry } from '../port-work.ts';
+import type { EntryQuery, NewEvent, NewListEntry } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { pageItems } from './item-pages.ts';
 import { ENTRIES, ENTRY_COLUMNS } from './items.ts';

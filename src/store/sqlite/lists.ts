@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.ts';
 import type { CrmList, FieldDef } from '../../domain/types.ts';
-import type { ListPatch, NewEvent, NewList } from '../port-work.ts';
+import type { ListPatch, NewEvent, NewList } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { requireObjectType } from './object-types.ts';
 import { json, parseJson, resourceRows, when, whereAll } from './resources.ts';

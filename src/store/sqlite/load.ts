@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { CrmError, validationError } from '../../domain/errors.ts';
 import { uniqueClaims } from '../../domain/fields.ts';
 import type { ListEntry, ObjectType, StoredRecord } from '../../domain/types.ts';
-import type { DumpRow } from '../port-dump.ts';
+import type { DumpRow } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
 import { DumpChecker, dumpRowError } from '../dump-rows.ts';
 import { insertEntryRow } from './entries.ts';

@@ -1,5 +1,5 @@
 import type { Note } from '../../domain/types.ts';
-import type { NewEvent, NewNote, NotePatch, NoteQuery } from '../port-work.ts';
+import type { NewEvent, NewNote, NotePatch, NoteQuery } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { linkedTo, NOTE_LINKS, setLinks, withLinks } from './record-links.ts';
 import { pageRows, resourceRows, when, whereAll } from './resources.ts';

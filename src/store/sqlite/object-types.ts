@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.ts';
 import type { FieldDef, ObjectType } from '../../domain/types.ts';
-import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../port.ts';
+import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { assignments, insertSql, type Connection, type SqlParam } from './connection.ts';
 import { guard } from './errors.ts';
 import {

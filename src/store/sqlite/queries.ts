@@ -1,5 +1,5 @@
 import type { StoredRecord } from '../../domain/types.ts';
-import type { RecordQuery, SearchQuery } from '../port.ts';
+import type { RecordQuery, SearchQuery } from '../../domain/store/port.ts';
 import type { Connection } from './connection.ts';
 import type { SqlFragment } from './filter-sql.ts';
 import { count, pageItems, pageOf } from './item-pages.ts';

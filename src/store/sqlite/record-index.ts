@@ -1,6 +1,6 @@
 import { isIdOf } from '../../domain/ids.ts';
 import type { RecordData } from '../../domain/types.ts';
-import type { UniqueClaim } from '../port.ts';
+import type { UniqueClaim } from '../../domain/store/port.ts';
 import type { Connection } from './connection.ts';
 import { guard } from './errors.ts';
 import { RECORDS, type ItemSpace } from './items.ts';

@@ -1,6 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../port.ts';
+import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { requireObjectType } from './object-types.ts';

@@ -1,6 +1,6 @@
 import { CrmError } from '../../domain/errors.ts';
 import type { Relation } from '../../domain/types.ts';
-import type { FieldRef } from '../port.ts';
+import type { FieldRef } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { RELATION_COLUMNS, type RelationRow } from './rows.ts';
 

@@ -1,5 +1,5 @@
 import { notFound } from '../../domain/errors.ts';
-import type { NewEvent } from '../port-work.ts';
+import type { NewEvent } from '../../domain/store/port-work.ts';
 import { assignments, type Connection, type SqlParam } from './connection.ts';
 import type { SqlFragment } from './filter-sql.ts';
 import { count, pageOf } from './item-pages.ts';

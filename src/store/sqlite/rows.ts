@@ -2,7 +2,7 @@ import { newId, type IdKind } from '../../domain/ids.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, Relation, Scope, StoredRecord, User, Workspace,
 } from '../../domain/types.ts';
-import type { NewField } from '../port.ts';
+import type { NewField } from '../../domain/store/port.ts';
 
 /** Row shapes as SQLite returns them, and their mapping to domain entities. */
 

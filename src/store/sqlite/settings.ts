@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ApiKey, Role, User, Workspace } from '../../domain/types.ts';
-import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../port.ts';
+import type { NewApiKey, NewUser, NewWorkspace, WorkspacePatch } from '../../domain/store/port.ts';
 import { assignments, insertSql, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
 import { insertObjectType, objectTypeCache } from './object-types.ts';

@@ -1,5 +1,5 @@
 import type { Task } from '../../domain/types.ts';
-import type { NewEvent, NewTask, TaskPatch, TaskQuery } from '../port-work.ts';
+import type { NewEvent, NewTask, TaskPatch, TaskQuery } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { linkedTo, setLinks, TASK_LINKS, withLinks } from './record-links.ts';
 import { pageRows, resourceRows, when, whereAll } from './resources.ts';

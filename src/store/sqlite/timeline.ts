@@ -1,6 +1,6 @@
 import { newMonotonicId } from '../../domain/ids.ts';
 import type { TimelineEvent } from '../../domain/types.ts';
-import type { EventQuery, NewEvent } from '../port-work.ts';
+import type { EventQuery, NewEvent } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection, type SqlParam } from './connection.ts';
 import { count, pageOf } from './item-pages.ts';
 import { now } from './rows.ts';

@@ -1,5 +1,5 @@
 import type { SavedView, ViewSort } from '../../domain/types.ts';
-import type { NewEvent, NewView, ViewPatch } from '../port-work.ts';
+import type { NewEvent, NewView, ViewPatch } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { requireList } from './lists.ts';
 import { requireObjectType } from './object-types.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { FilterNode, SortSpec } from '../../../src/domain/filter-ast.ts';
 import type { StoredRecord, Workspace } from '../../../src/domain/types.ts';
-import type { NewObjectType } from '../../../src/store/port.ts';
+import type { NewObjectType } from '../../../src/domain/store/port.ts';
 import { freshWorkspace, newRecord, NEWEST_FIRST, type Harness } from './harness.ts';
 
 /** An object type with a field of each value kind, and a multi-valued one. */

@@ -6,7 +6,7 @@ import type {
 } from '../../../src/domain/filter-ast.ts';
 import { STANDARD_OBJECT_TYPES } from '../../../src/domain/standard-objects.ts';
 import type { StoredRecord, User, Workspace } from '../../../src/domain/types.ts';
-import type { NewRecord, Store } from '../../../src/store/port.ts';
+import type { NewRecord, Store } from '../../../src/domain/store/port.ts';
 
 /** What every case file gets: the store under test, available once the suite's beforeAll ran. */
 export interface Harness {

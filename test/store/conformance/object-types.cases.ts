@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewObjectType } from '../../../src/store/port.ts';
+import type { NewObjectType } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, newRecord, NEWEST_FIRST, sleep, type Harness } from './harness.ts';
 
 const PROJECTS: NewObjectType = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/domain/ids.ts';
-import type { NewTask, TaskQuery } from '../../../src/store/port.ts';
+import type { NewTask, TaskQuery } from '../../../src/domain/store/port.ts';
 import { addMember, expectCrmError, freshWorkspace, sleep, type Harness } from './harness.ts';
 import { deals } from './work.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/domain/ids.ts';
-import type { NewView } from '../../../src/store/port.ts';
+import type { NewView } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, sleep, type Harness } from './harness.ts';
 import { pipeline } from './work.ts';
 

@@ -1,5 +1,5 @@
 import type { CrmList, EventAction, FieldChange, ResourceType, StoredRecord, TimelineEvent } from '../../../src/domain/types.ts';
-import type { NewEvent, NewList } from '../../../src/store/port.ts';
+import type { NewEvent, NewList } from '../../../src/domain/store/port.ts';
 import { newRecord, type Harness } from './harness.ts';
 
 /** Helpers for the work surface cases: lists, entries, notes, tasks and the timeline. */

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addUser, createKey, createWorkspace } from '../../../src/domain/services/settings.ts';
-import type { DumpRow } from '../../../src/store/port-dump.ts';
-import type { Store } from '../../../src/store/port.ts';
+import type { DumpRow } from '../../../src/domain/store/port-dump.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 import { canonicalJson } from '../../../src/store/transfer.ts';
 import { authenticate } from '../../../gateway/auth/principal.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilterNode, SortSpec } from '../../../src/domain/filter-ast.ts';
 import type { CrmList, ListEntry, Workspace } from '../../../src/domain/types.ts';
-import type { Store } from '../../../src/store/port.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 import { STANDARD_OBJECT_TYPES } from '../../../src/domain/standard-objects.ts';
 

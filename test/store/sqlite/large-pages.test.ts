@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FilterNode, SortSpec } from '../../../src/domain/filter-ast.ts';
 import type { StoredRecord, Workspace } from '../../../src/domain/types.ts';
-import type { Store } from '../../../src/store/port.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STANDARD_OBJECT_TYPES } from '../../../src/domain/standard-objects.ts';
 import type { Workspace } from '../../../src/domain/types.ts';
-import type { Store } from '../../../src/store/port.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
 import { createSqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/index.ts';
 
 /** A file-backed store in a temp directory, and a second raw connection to look inside it. */

@@ -1,6 +1,6 @@
 import type {
   ApiKey, CrmList, ListEntry, Note, ObjectType, Relation, SavedView, StoredRecord, Task, TimelineEvent, User, Workspace,
-} from '../domain/types.ts';
+} from '../types.ts';
 
 /**
  * Moving a workspace between stores (SQLite → Neo4j, or a backup): one neutral row per stored

@@ -1,7 +1,7 @@
-import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
+import type { FilterNode, SortSpec } from '../filter-ast.ts';
 import type {
   CrmList, ListEntry, Note, NoteKind, RecordData, SavedView, Task, TaskStatus, TimelineEvent, ViewSort,
-} from '../domain/types.ts';
+} from '../types.ts';
 import type { NewField } from './port.ts';
 
 /**

@@ -1,9 +1,9 @@
-import type { FilterNode, SortSpec } from '../domain/filter-ast.ts';
+import type { FilterNode, SortSpec } from '../filter-ast.ts';
 import type { DumpStore } from './port-dump.ts';
 import type { NewEvent, WorkStore } from './port-work.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
-} from '../domain/types.ts';
+} from '../types.ts';
 
 /**
  * The one storage port. Adapters (sqlite/, neo4j/) implement it and pass the conformance suite in
