@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
 import { toolSchemas, type ToolDefinition } from '../tools/index.ts';

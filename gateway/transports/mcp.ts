@@ -1,57 +1,52 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CrmError, ERROR_TABLE, isCrmError } from '../../src/domain/errors.ts';
+import {
+  createMcpHandler, isLegacyRequest, ProtocolErrorCode as RpcCode, WebStandardStreamableHTTPServerTransport, type AuthInfo,
+} from '@modelcontextprotocol/server';
+import { CrmError, isCrmError } from '../../src/domain/errors.ts';
 import { readJsonBody } from '../body.ts';
-import { asCrmError } from '../errors.ts';
 import type { GatewayDeps } from '../state.ts';
-import { toolsForScopes } from '../tools/index.ts';
-import { findTool, invokeTool, type Principal } from '../tools/invoke.ts';
-import { mcpToolDescriptor } from './mcp-tools.ts';
+import type { Principal } from '../tools/invoke.ts';
+import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
+import { buildServer, principalOf } from './mcp-server.ts';
 import { edge } from './rest.ts';
 
-export const MCP_SERVER_INFO = { name: 'crm-tool-service', version: '1.0.0' } as const;
-const LIST_PAGE_SIZE = 100;
-/**
- * One JSON Schema validator for every per-request Server: without it the SDK builds a fresh Ajv
- * instance per request, which was 14% of server CPU on MCP calls.
- */
-const VALIDATOR = new AjvJsonSchemaValidator();
+export { rpcError } from './mcp-rpc.ts';
+export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
 
 /**
- * MCP over Streamable HTTP, stateless with JSON responses: a fresh low-level SDK Server per
- * request, after the gateway has authenticated and metered the caller. Tool failures are results
- * with isError; protocol failures (bad JSON, unknown method or tool, malformed call) are JSON-RPC
- * errors (DESIGN.md §5).
+ * MCP over Streamable HTTP, stateless with JSON responses, after the gateway has checked the
+ * origin, authenticated and metered the caller. 2026-07-28 requests (per-request `_meta`
+ * envelope, `server/discover`) go to the SDK's modern handler; 2025-era requests (`initialize`
+ * and the calls after it) to a fresh stateless transport per request. Both build the same
+ * Server, so the two eras cannot drift apart. Tool failures are results with isError;
+ * protocol failures are JSON-RPC errors (DESIGN.md §5).
  */
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];
+  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c)), {
+    legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
+  });
   router.post(paths, edge('mcp'), checkOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
-    const invalid = envelopeError(body);
+    const invalid = envelopeError(body) ?? batchError(body, ctx.get('MCP-Protocol-Version') || undefined);
     if (invalid) {
       ctx.status = 400;
       ctx.body = invalid;
       return;
     }
-    const server = buildServer(deps, ctx.state.principal!);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    ctx.respond = false;
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, body);
+    const request = webRequest(ctx, body);
+    const authInfo = authInfoOf(ctx.state.principal!);
+    const response = (await isLegacyRequest(request, body))
+      ? await serveLegacy(deps, ctx.state.principal!, request, authInfo, body)
+      : await modern.fetch(request, { authInfo, parsedBody: body });
+    await respond(ctx, response);
   });
   router.all(paths, edge('mcp'), (ctx) => {
     ctx.status = 405;
     ctx.set('Allow', 'POST');
-    ctx.body = rpcError(RpcCode.ConnectionClosed, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
+    ctx.body = rpcError(-32000, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
   });
 }
 
@@ -81,84 +76,41 @@ async function readRpcBody(ctx: Context, deps: GatewayDeps): Promise<unknown> {
 }
 
 /**
- * Checks the JSON-RPC framing the SDK would otherwise misreport (it calls a bad envelope a parse
- * error and a malformed tools/call an internal error): -32600 for a message that is not JSON-RPC
- * 2.0, -32602 for tools/call params without a tool name or with non-object arguments.
+ * 2025-era serving: a fresh Server on a stateless transport with JSON responses. The SDK's own
+ * stateless fallback answers over SSE, which this endpoint does not speak.
  */
-export function envelopeError(body: unknown): Record<string, unknown> | null {
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
-  for (const m of messages) {
-    if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
-    const msg = m as Record<string, unknown>;
-    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
-    if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
-    const isResponse = 'result' in msg || 'error' in msg;
-    if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
-    if (msg.method === 'tools/call') {
-      const params = msg.params as Record<string, unknown> | undefined;
-      if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
-        return { ...rpcError(RpcCode.InvalidParams, 'tools/call needs params.name, the tool name'), id };
-      }
-      const args = params.arguments;
-      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-        return { ...rpcError(RpcCode.InvalidParams, 'tools/call params.arguments must be an object'), id };
-      }
-    }
-  }
-  return null;
-}
-
-export function rpcError(code: number, message: string, data?: unknown): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) } };
-}
-
-function buildServer(deps: GatewayDeps, principal: Principal): Server {
-  const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
-    jsonSchemaValidator: VALIDATOR,
-    instructions: 'CRM data as tools. Start with objects.list to learn the object types and their fields; records.* reads and writes records.',
-  });
-
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-    const tools = toolsForScopes(principal.scopes);
-    const offset = decodeCursor(request.params?.cursor);
-    const page = tools.slice(offset, offset + LIST_PAGE_SIZE);
-    const next = offset + LIST_PAGE_SIZE < tools.length ? encodeCursor(offset + LIST_PAGE_SIZE) : undefined;
-    return { tools: page.map(mcpToolDescriptor), ...(next ? { nextCursor: next } : {}) };
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args } = request.params;
-    try {
-      findTool(name);
-    } catch (err) {
-      throw new McpError(RpcCode.InvalidParams, (err as Error).message);
-    }
-    try {
-      const result = await invokeTool(deps.store, principal, 'mcp', name, args ?? {});
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
-    } catch (err) {
-      const e = asCrmError(err, deps.logger);
-      if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new McpError(RpcCode.InvalidParams, e.message);
-      const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
-    }
-  });
-  return server;
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (!cursor) return 0;
+async function serveLegacy(deps: GatewayDeps, principal: Principal, request: Request, authInfo: AuthInfo, body: unknown): Promise<Response> {
+  const server = buildServer(deps, principal);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
   try {
-    const { o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown };
-    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
-  } catch {
-    // fall through
+    return await transport.handleRequest(request, { authInfo, parsedBody: body });
+  } finally {
+    void transport.close();
+    void server.close();
   }
-  throw new McpError(RpcCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous tools/list answer');
+}
+
+/** The SDK passes authInfo through untouched; it carries the principal to the server factory. */
+function authInfoOf(principal: Principal): AuthInfo {
+  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal } };
+}
+
+function webRequest(ctx: Context, body: unknown): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value !== undefined && name !== 'content-length') headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+/** Copies the SDK's web Response onto the Koa context, keeping the gateway's own headers. */
+async function respond(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') ctx.set(name, value);
+  });
+  const text = await response.text();
+  ctx.body = text.length > 0 ? text : null;
+  if (text.length === 0) ctx.status = response.status;
 }

@@ -1,0 +1,58 @@
+import { ProtocolErrorCode as RpcCode, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+
+/** The first revision without JSON-RPC batching (2025-03-26 had it; 2025-06-18 removed it). */
+const BATCHING_REMOVED_IN = '2025-06-18';
+
+/** A JSON-RPC error response; id null when the request's id is unknown or unreadable. */
+export function rpcError(code: number, message: string, data?: unknown): Record<string, unknown> {
+  return { jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/**
+ * Checks the JSON-RPC framing the SDK would otherwise misreport (it calls a bad envelope a parse
+ * error and a malformed tools/call an internal error): -32600 for a message that is not JSON-RPC
+ * 2.0, -32602 for tools/call params without a tool name or with non-object arguments.
+ */
+export function envelopeError(body: unknown): Record<string, unknown> | null {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
+  for (const m of messages) {
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
+    const msg = m as Record<string, unknown>;
+    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
+    if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
+    const isResponse = 'result' in msg || 'error' in msg;
+    if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
+    if (msg.method === 'tools/call') {
+      const params = msg.params as Record<string, unknown> | undefined;
+      if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
+        return { ...rpcError(RpcCode.InvalidParams, 'tools/call needs params.name, the tool name'), id };
+      }
+      const args = params.arguments;
+      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+        return { ...rpcError(RpcCode.InvalidParams, 'tools/call params.arguments must be an object'), id };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses a JSON-RPC batch (-32600) when anything in the request claims a revision that has no
+ * batching: the MCP-Protocol-Version header, a per-request `_meta` protocol version, or an
+ * initialize's protocolVersion. A batch with no claim at all is 2025-03-26 traffic, which the
+ * spec says to assume when the header is absent, and is served.
+ */
+export function batchError(body: unknown, versionHeader: string | undefined): Record<string, unknown> | null {
+  if (!Array.isArray(body)) return null;
+  const claims = [versionHeader, ...body.flatMap((m) => versionClaims(m as Record<string, unknown>))];
+  const modern = claims.find((v): v is string => typeof v === 'string' && v >= BATCHING_REMOVED_IN);
+  if (!modern) return null;
+  return rpcError(RpcCode.InvalidRequest, `JSON-RPC batches are not part of protocol ${modern} (batching ended with 2025-03-26); send one message per POST`);
+}
+
+function versionClaims(msg: Record<string, unknown>): unknown[] {
+  const params = (msg.params ?? {}) as Record<string, unknown>;
+  const meta = (params._meta ?? {}) as Record<string, unknown>;
+  return [meta[PROTOCOL_VERSION_META_KEY], msg.method === 'initialize' ? params.protocolVersion : undefined];
+}

@@ -1,0 +1,90 @@
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { ERROR_TABLE } from '../../src/domain/errors.ts';
+import { asCrmError } from '../errors.ts';
+import type { GatewayDeps } from '../state.ts';
+import { toolsForScopes } from '../tools/index.ts';
+import { findTool, invokeTool, type Principal } from '../tools/invoke.ts';
+import { mcpToolDescriptor } from './mcp-tools.ts';
+
+export const MCP_SERVER_INFO = { name: 'crm-tool-service', version: '1.0.0' } as const;
+
+/**
+ * The revisions served, newest first. 2026-07-28 is reached through `server/discover` and the
+ * per-request `_meta` envelope; the SDK counter-offers the first 2025 entry to an `initialize`
+ * naming a revision not listed here.
+ */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
+const LIST_PAGE_SIZE = 100;
+/**
+ * One JSON Schema validator for every per-request Server: without it the SDK builds a fresh Ajv
+ * instance per request, which was 14% of server CPU on MCP calls.
+ */
+const VALIDATOR = new AjvJsonSchemaValidator();
+
+/** The principal the gateway authenticated, as carried through the SDK's pass-through authInfo. */
+export function principalOf(ctx: McpRequestContext): Principal {
+  const principal = ctx.authInfo?.extra?.principal as Principal | undefined;
+  if (!principal) throw new Error('MCP request reached the server factory without an authenticated principal');
+  return principal;
+}
+
+/**
+ * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
+ * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
+ * JSON-RPC errors with the plain message.
+ */
+export function buildServer(deps: GatewayDeps, principal: Principal): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+    jsonSchemaValidator: VALIDATOR,
+    instructions: 'CRM data as tools. Start with objects.list to learn the object types and their fields; records.* reads and writes records.',
+  });
+
+  server.setRequestHandler('tools/list', async (request) => {
+    const tools = toolsForScopes(principal.scopes);
+    const offset = decodeCursor(request.params?.cursor);
+    const page = tools.slice(offset, offset + LIST_PAGE_SIZE);
+    const next = offset + LIST_PAGE_SIZE < tools.length ? encodeCursor(offset + LIST_PAGE_SIZE) : undefined;
+    return { tools: page.map(mcpToolDescriptor), ...(next ? { nextCursor: next } : {}) };
+  });
+
+  server.setRequestHandler('tools/call', async (request) => {
+    const { name, arguments: args } = request.params;
+    let descriptor;
+    try {
+      descriptor = mcpToolDescriptor(findTool(name));
+    } catch (err) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
+    }
+    let result: CallToolResult;
+    try {
+      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {})) as Record<string, unknown>;
+      result = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+    } catch (err) {
+      const e = asCrmError(err, deps.logger);
+      if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
+      const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+      result = { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
+    }
+    return server.projectCallToolResult(result, descriptor.outputSchema);
+  });
+  return server;
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  try {
+    const { o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown };
+    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
+  } catch {
+    // fall through
+  }
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous tools/list answer');
+}
