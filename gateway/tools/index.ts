@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Scope } from '../../src/domain/types.ts';
 import type { ToolDefinition } from './define.ts';
 import { TOOL_NAMES, type ToolName } from './names.ts';
+import { portableSchema } from './portable.ts';
 import { objectTools } from './objects.ts';
 import { recordTools } from './records.ts';
 import { listsTools } from './lists.ts';
@@ -37,13 +38,17 @@ export interface ToolSchemas {
 
 const schemas = new Map<string, ToolSchemas>();
 
-/** JSON Schema 2020-12 of a tool's input and output, computed once. */
+/**
+ * JSON Schema 2020-12 of a tool's input and output, computed once, in the portable spelling
+ * (no type arrays, no empty schemas) so every tool, whoever adds it, publishes schemas that
+ * strict clients accept.
+ */
 export function toolSchemas(tool: ToolDefinition): ToolSchemas {
   let s = schemas.get(tool.name);
   if (!s) {
     s = {
-      inputSchema: z.toJSONSchema(tool.input, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
-      outputSchema: z.toJSONSchema(tool.output, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>,
+      inputSchema: portableSchema(z.toJSONSchema(tool.input, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>),
+      outputSchema: portableSchema(z.toJSONSchema(tool.output, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>),
     };
     schemas.set(tool.name, s);
   }

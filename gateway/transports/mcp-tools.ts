@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
 import { toolSchemas, type ToolDefinition } from '../tools/index.ts';
+import { portableSchema } from '../tools/portable.ts';
 
 /** What a failed call carries in structuredContent (DESIGN.md §5). */
 const toolError = z.object({
@@ -11,7 +12,7 @@ const toolError = z.object({
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 });
-const TOOL_ERROR_SCHEMA = strip(z.toJSONSchema(toolError, { target: 'draft-2020-12' }) as Record<string, unknown>);
+const TOOL_ERROR_SCHEMA = portableSchema(strip(z.toJSONSchema(toolError, { target: 'draft-2020-12' }) as Record<string, unknown>));
 
 function strip(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _s, ...rest } = schema;
