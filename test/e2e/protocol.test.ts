@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTools } from '../../gateway/tools/index.ts';
+import { MODERN, modernRpc } from '../mcp/modern.ts';
 import { callTool, rpc, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -61,6 +63,52 @@ describe('MCP protocol edges', () => {
     expect(first.body.result.tools.length).toBeGreaterThan(0);
     const bad = await rpc(h, key(), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor: 'not-a-cursor' } });
     expect(bad.body.error.code).toBe(-32602);
+  });
+
+  it('answers initialize for each 2025 revision with that revision', async () => {
+    for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
+      const res = await rpc(h, key(), { jsonrpc: '2.0', id: 20, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+      expect(res.body.result.protocolVersion).toBe(version);
+    }
+  });
+
+  it('answers server/discover with 2026-07-28 and the tools capability, as JSON, with no handshake before it', async () => {
+    const res = await modernRpc(h, key(), 21, 'server/discover');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.result).toMatchObject({ supportedVersions: [MODERN], capabilities: { tools: {} } });
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('serves 2026-07-28 tools/list and tools/call per request, with isError results and plain JSON-RPC error messages', async () => {
+    const list = await modernRpc(h, key(), 22, 'tools/list');
+    expect(list.body.result.tools.map((t: { name: string }) => t.name)).toEqual(listTools().slice(0, 100).map((t) => t.name));
+    const bad = await modernRpc(h, key(), 23, 'tools/call', { name: 'records.list', arguments: { object_type_slug: 'deals', page_size: 0 } }, { 'Mcp-Name': 'records.list' });
+    expect(bad.body.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'validation_error', details: { param: 'page_size' } } } });
+    const unknown = await modernRpc(h, key(), 24, 'tools/call', { name: 'records.nope', arguments: {} }, { 'Mcp-Name': 'records.nope' });
+    expect(unknown.body.error).toEqual({ code: -32602, message: expect.stringMatching(/^tool "records.nope" does not exist/) });
+  });
+
+  it('sends JSON-RPC error messages without an "MCP error" prefix', async () => {
+    const res = await rpc(h, key(), { jsonrpc: '2.0', id: 25, method: 'tools/call', params: { name: 'nope', arguments: {} } }, { 'MCP-Protocol-Version': '2025-11-25' });
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.message).not.toMatch(/MCP error/);
+  });
+
+  it('refuses a JSON-RPC batch with -32600 under 2025-06-18 and later, and answers one under 2025-03-26', async () => {
+    const batch = [{ jsonrpc: '2.0', id: 26, method: 'ping' }, { jsonrpc: '2.0', id: 27, method: 'tools/list' }];
+    for (const version of ['2025-06-18', '2025-11-25', MODERN]) {
+      const res = await rpc(h, key(), batch, { 'MCP-Protocol-Version': version });
+      expect(res.body).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining(version) } });
+    }
+    const initBatch = [{ jsonrpc: '2.0', id: 28, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }];
+    expect((await rpc(h, key(), initBatch)).body.error.code).toBe(-32600);
+    for (const headers of [{ 'MCP-Protocol-Version': '2025-03-26' }, {}] as Array<Record<string, string>>) {
+      const res = await rpc(h, key(), batch, headers);
+      expect(res.status).toBe(200);
+      expect(res.body.map((m: { id: number }) => m.id)).toEqual([26, 27]);
+      expect(res.body[1].result.tools.length).toBeGreaterThan(0);
+    }
   });
 
   it('answers GET with 405', async () => {

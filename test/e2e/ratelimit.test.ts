@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrivateRedis, waitFor } from '../ratelimit/support.ts';
+import { modernRpc } from '../mcp/modern.ts';
 import { callTool, startHarness, STYLES, type Harness } from './harness.ts';
 
 const LIMIT = 5;
@@ -31,6 +32,15 @@ describe('the gateway meters every call style per key through the shared Redis l
       expect(retry).toBeGreaterThanOrEqual(1);
       expect(retry).toBeLessThanOrEqual(60);
     }
+  });
+
+  it('meters 2026-07-28 MCP requests, server/discover included, and answers past the limit with 429', async () => {
+    const key = await h.keyFor(h.ws, h.ws.owner.user_id);
+    expect((await modernRpc(h, key, 1, 'server/discover')).headers.get('ratelimit')).toMatch(new RegExp(`r=${LIMIT - 1};`));
+    for (let i = 2; i <= LIMIT; i++) expect((await modernRpc(h, key, i, 'tools/list')).status).toBe(200);
+    const refused = await modernRpc(h, key, 99, 'tools/call', { name: 'objects.list', arguments: {} }, { 'Mcp-Name': 'objects.list' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.data.code).toBe('rate_limited');
   });
 
   it('meters /graphql with the same budget', async () => {
