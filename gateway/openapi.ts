@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../src/domain/errors.ts';
 import { listTools, toolSchemas } from './tools/index.ts';
+import { toolManual } from './tools/manual.ts';
 
 const ERROR_RESPONSES: Record<string, string> = {
   400: 'validation_error: a parameter is invalid; `details.param` names it',
@@ -31,7 +32,7 @@ export function buildOpenApi(): Record<string, unknown> {
       post: {
         operationId: tool.name.replace('.', '_'),
         summary: tool.title,
-        description: tool.description,
+        description: toolManual(tool),
         tags: [category],
         'x-scope': tool.scope,
         'x-annotations': tool.annotations,

@@ -23,7 +23,7 @@ export const timelineTools = [
     name: 'timeline.list',
     scope: 'timeline',
     title: 'Read the timeline',
-    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed.',
+    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed. Example: {"record_id": "rec_…", "page_size": 50}.',
     input: z.strictObject({
       record_id: z.string().min(1).optional().describe('Only events about this record (deleted records keep their history).'),
       since: z.string().optional().describe('An event id; only events after it are returned.'),

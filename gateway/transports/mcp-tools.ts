@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../src/domain/errors.ts';
 import { toolSchemas, type ToolDefinition } from '../tools/index.ts';
+import { toolManual } from '../tools/manual.ts';
 import { portableSchema } from '../tools/portable.ts';
 
 /** What a failed call carries in structuredContent (DESIGN.md §5). */
@@ -32,7 +33,7 @@ export function mcpToolDescriptor(tool: ToolDefinition): Tool {
     d = {
       name: tool.name,
       title: tool.title,
-      description: tool.description,
+      description: toolManual(tool),
       inputSchema: inputSchema as Tool['inputSchema'],
       outputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
