@@ -42,7 +42,7 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
 const proxy = createServer(forward);
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${config.mcpPrefix}/`;
-console.error(`MCP at ${url} (key added by the proxy)`);
+console.log(`MCP at ${url} (key added by the proxy)`);
 
 const child = spawn(command, args.map((a) => a.replaceAll('{url}', url)), { stdio: 'inherit' });
 const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
