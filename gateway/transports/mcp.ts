@@ -101,7 +101,16 @@ function webRequest(ctx: Context, body: unknown): Request {
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined && name !== 'content-length') headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return new Request(requestUrl(ctx), { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+/** The request's own URL; a Host header no URL can hold falls back to localhost, not a 500. */
+function requestUrl(ctx: Context): string {
+  try {
+    return new URL(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`).href;
+  } catch {
+    return new URL(ctx.originalUrl, 'http://localhost').href;
+  }
 }
 
 /** Copies the SDK's web Response onto the Koa context, keeping the gateway's own headers. */
