@@ -120,6 +120,11 @@ async function respond(ctx: Context, response: Response): Promise<void> {
     if (name !== 'content-length') ctx.set(name, value);
   });
   const text = await response.text();
-  ctx.body = text.length > 0 ? text : null;
-  if (text.length === 0) ctx.status = response.status;
+  if (text.length === 0) {
+    // Koa turns an empty body into 204; a notification's answer is 202 with no body.
+    ctx.body = null;
+    ctx.status = response.status;
+    return;
+  }
+  ctx.body = text;
 }
