@@ -11,6 +11,7 @@ import { objectTypeCases } from './conformance/object-types.cases.ts';
 import { recordCases } from './conformance/records.cases.ts';
 import { relationCases } from './conformance/relations.cases.ts';
 import { reportMatrixCases } from './conformance/report-matrix.cases.ts';
+import { reportCases } from './conformance/reports.cases.ts';
 import { searchCases } from './conformance/search.cases.ts';
 import { settingsCases } from './conformance/settings.cases.ts';
 import { sortingCases } from './conformance/sorting.cases.ts';
@@ -63,6 +64,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     taskCases(harness);
     timelineCases(harness);
     workIsolationCases(harness);
+    reportCases(harness);
     reportMatrixCases(harness);
   });
 }
