@@ -76,9 +76,13 @@ function aggregateSql(space: ItemSpace, scopePk: number, q: AggregateQuery): Sql
     bucket = bucketSql(column, q.time.bucket);
   }
   const where = inSet(q.filter ? compileFilter(q.filter, scopePk, space) : undefined);
+  // Without a filter every item of the scope is read: walking the (scope, created_at|updated_at)
+  // index reads the bucketed timestamp from the index instead of each item's row (a third faster
+  // at 100k records). A filter's set of pks drives the read instead.
+  const walk = q.filter ? '' : ` INDEXED BY ${space.systemIndexes[q.time?.system && q.time.field === 'updated_at' ? 'updated_at' : 'created_at']}`;
   return {
     sql: `SELECT ${group} AS grp, ${bucket} AS bucket, COUNT(*) AS n, ${metricSql(q)} AS value
-          FROM ${space.table} r ${joins.join(' ')}
+          FROM ${space.table} r${walk} ${joins.join(' ')}
           WHERE r.${space.scope} = ? AND ${space.live} AND ${where.sql}
           GROUP BY grp, bucket LIMIT ?`,
     params: [...params, scopePk, ...where.params, q.max_rows],
