@@ -62,6 +62,11 @@ export const CASES: BenchCase[] = [
   { tool: 'records.search', scale: true, params: (s) => ({ query: s.term(), page_size: 25 }) },
   { tool: 'objects.get', params: () => ({ slug: 'deals' }) },
   {
+    tool: 'reports.run', scale: true,
+    params: () => ({ config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', time_bucket: 'month', chart_type: 'stacked_bar' } }),
+  },
+  { tool: 'analytics.pipeline', scale: true, params: () => ({}) },
+  {
     tool: 'records.create', writes: true,
     params: (s) => {
       const n = s.seq();

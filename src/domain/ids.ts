@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   view: 'viw',
   note: 'nte',
   task: 'tsk',
+  report: 'rpt',
   event: 'evt',
 } as const;
 

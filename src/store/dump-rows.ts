@@ -5,6 +5,7 @@ import {
   type StoredRecord, type Task, type TimelineEvent, type User, type ViewSort, type Workspace,
 } from '../domain/types.ts';
 import { DUMP_ORDER, type DumpKind, type DumpRow } from '../domain/store/port-dump.ts';
+import type { SavedReport } from '../domain/reports/types.ts';
 
 /**
  * The shape check of dump rows on their way in. A dump file is outside input: every row must be
@@ -131,6 +132,10 @@ const ROWS: { readonly [K in DumpKind]: Check } = {
     id: text, workspace_id: text, title: anyText, body: anyText, status: oneOf(TASK_STATUSES), due_at: nullableTime,
     assignee_id: nullableText, record_ids: ids, created_by: nullableText, completed_at: nullableTime, created_at: time,
     updated_at: time, deleted_at: nullableTime,
+  }),
+  report: shape<SavedReport>({
+    id: text, workspace_id: text, name: anyText, config: object, created_by: nullableText, created_at: time, updated_at: time,
+    deleted_at: nullableTime,
   }),
   event: shape<TimelineEvent>({
     id: text, workspace_id: text, at: time, actor_id: nullableText, key_id: nullableText, via: nullable(oneOf(CALL_STYLES)),

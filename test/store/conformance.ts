@@ -10,6 +10,8 @@ import { noteCases } from './conformance/notes.cases.ts';
 import { objectTypeCases } from './conformance/object-types.cases.ts';
 import { recordCases } from './conformance/records.cases.ts';
 import { relationCases } from './conformance/relations.cases.ts';
+import { reportMatrixCases } from './conformance/report-matrix.cases.ts';
+import { reportCases } from './conformance/reports.cases.ts';
 import { searchCases } from './conformance/search.cases.ts';
 import { settingsCases } from './conformance/settings.cases.ts';
 import { sortingCases } from './conformance/sorting.cases.ts';
@@ -62,5 +64,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     taskCases(harness);
     timelineCases(harness);
     workIsolationCases(harness);
+    reportCases(harness);
+    reportMatrixCases(harness);
   });
 }

@@ -306,6 +306,7 @@ const ANSWERS: Record<string, Answer> = {
     return [];
   },
   loadViews: createEach('View'),
+  loadReports: createEach('Report'),
   loadNotes: createEach('Note', about),
   loadTasks: createEach('Task', about),
   writeEvents: createEach('Event', (g, e, row, _maps, params) => {
@@ -336,6 +337,7 @@ const ANSWERS: Record<string, Answer> = {
   dumpLists: dumpPage('List', 't', 'list'),
   dumpListEntries: dumpPage('ListEntry', 'r', 'entry'),
   dumpViews: dumpPage('View', 't', 'view'),
+  dumpReports: dumpPage('Report', 't', 'report'),
   dumpNotes: dumpPage('Note', 't', 'note', links),
   dumpTasks: dumpPage('Task', 't', 'task', links),
   dumpEvents: dumpPage('Event', 'e', 'event'),
@@ -428,6 +430,8 @@ async function populate(store: Store): Promise<string> {
   await call('notes.delete', { note_id: note.note_id });
   await call('tasks.create', { title: 'Follow up', due_at: '2026-12-02', record_ids: [deal.record_id, acme.record_id] });
   await call('tasks.create', { title: 'Done already', status: 'done', record_ids: [] });
+  await call('reports.create', { name: 'By stage', config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', chart_type: 'bar' } });
+  await call('reports.create', { name: 'Tmp', config: { object_type: 'deals', metric: 'count', chart_type: 'number' } }).then((r) => call('reports.delete', { report_id: r.report_id }));
   return ws.id;
 }
 
@@ -472,7 +476,7 @@ function rowsOf<K extends DumpRow['kind']>(rows: readonly DumpRow[], kind: K): A
 
 describe('a SQLite dump through the Neo4j adapter', () => {
   it('holds every kind of row, deleted and revoked ones included', () => {
-    expect(new Set(source.map((row) => row.kind))).toEqual(new Set(['workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'event']));
+    expect(new Set(source.map((row) => row.kind))).toEqual(new Set(['workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event']));
     expect(rowsOf(source, 'record').some((r) => r.deleted_at !== null)).toBe(true);
     expect(rowsOf(source, 'object_type').some((t) => t.deleted_at !== null && t.fields.length > 0)).toBe(true);
   });
@@ -605,6 +609,7 @@ describe('the load statements write the properties the create statements write',
     ['loadNotes', 'createNote', 'Note', ['deleted_at']],
     ['loadNotes', 'replaceNoteLinks', 'ABOUT', []],
     ['loadTasks', 'createTask', 'Task', ['deleted_at']],
+    ['loadReports', 'createReport', 'Report', ['deleted_at']],
   ];
 
   it.each(PAIRS)('%s writes %s’s %s keys', (load, create, label, later) => {
@@ -633,7 +638,7 @@ describe('dumpWorkspace on Neo4j', () => {
     expect(g.sent.every((s) => !s.write && s.params.limit === (s.name === 'getWorkspace' ? undefined : 2))).toBe(true);
     expect(g.sent.map((s) => s.name).filter((n, i, all) => all.indexOf(n) === i)).toEqual([
       'getWorkspace', 'dumpUsers', 'dumpApiKeys', 'dumpObjectTypes', 'dumpRecords', 'dumpRelations', 'dumpLists', 'dumpListEntries',
-      'dumpViews', 'dumpNotes', 'dumpTasks', 'dumpEvents',
+      'dumpViews', 'dumpNotes', 'dumpTasks', 'dumpReports', 'dumpEvents',
     ]);
   });
 
@@ -683,7 +688,7 @@ describe('loadDump on Neo4j', () => {
     expect(sentRows(g, 'loadRecords')).toEqual(batches(count('record')));
     expect(sentRows(g, 'writeEvents')).toEqual(batches(count('event')));
     expect(sentRows(g, 'loadUsers')).toEqual([2]);
-    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'event']
+    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event']
       .reduce((sum, kind) => sum + batches(count(kind as DumpRow['kind'])).length, 0);
     // The workspace, each batch, and the final unveiling.
     expect(g.writes).toBe(1 + batchCount + 1);

@@ -46,6 +46,8 @@ async function populate(store: Store): Promise<{ workspaceId: string; key: strin
   const note = await call('notes.create', { title: 'Call', body: '# notes', format: 'markdown', kind: 'call', record_ids: [ada.record_id, deal.record_id] });
   await call('notes.delete', { note_id: note.note_id });
   await call('tasks.create', { title: 'Follow up', due_at: '2026-12-02', record_ids: [deal.record_id] });
+  await call('reports.create', { name: 'By stage', config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', chart_type: 'bar', filters: [{ field: 'amount', operator: 'gt', value: 0 }] } });
+  await call('reports.create', { name: 'Tmp', config: { object_type: 'deals', metric: 'count', chart_type: 'number' } }).then((r) => call('reports.delete', { report_id: r.report_id }));
   expect(view.view_id).toBeTruthy();
   return { workspaceId: ws.id, key };
 }
@@ -65,12 +67,14 @@ describe('crm export / crm import', () => {
     expect(readFileSync(fileB, 'utf8')).toBe(readFileSync(fileA, 'utf8'));
 
     const kinds = new Set(readFileSync(fileA, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l).kind));
-    expect([...kinds].sort()).toEqual(['api_key', 'entry', 'event', 'list', 'note', 'object_type', 'record', 'relation', 'task', 'user', 'view', 'workspace']);
+    expect([...kinds].sort()).toEqual(['api_key', 'entry', 'event', 'list', 'note', 'object_type', 'record', 'relation', 'report', 'task', 'user', 'view', 'workspace']);
 
     // The imported store serves the workspace: keys work, search and filters use rebuilt indexes, unique claims hold.
     const principal = await authenticate(b, `Bearer ${key}`, 'crm');
     const call = (tool: string, params: unknown) => invokeTool(b, principal, 'cli', tool, params) as Promise<any>;
     expect((await call('records.search', { query: 'acme' })).total).toBeGreaterThan(0);
+    const [report] = (await call('reports.list', {})).items;
+    expect((await call('reports.run', { report_id: report.report_id })).rows).toEqual([{ group: 'proposal', value: 5000.5, count: 1 }]);
     expect((await call('records.list', { object_type_slug: 'deals', filters: { amount: { gte: 5000 } } })).total).toBe(1);
     await expect(call('records.create', { object_type_slug: 'companies', data: { name: 'Dup', domain: 'acme.com' } })).rejects.toMatchObject({ code: 'conflict' });
     expect((await call('records.create', { object_type_slug: 'companies', data: { name: 'Gone again', domain: 'gone.io' } })).data.domain).toBe('gone.io');

@@ -1,9 +1,11 @@
 import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
+import { AnalyticsService } from './analytics.ts';
 import { ListService } from './lists.ts';
 import { NoteService } from './notes.ts';
 import { ObjectService } from './objects.ts';
 import { RecordService } from './records.ts';
+import { ReportService } from './reports.ts';
 import { TaskService } from './tasks.ts';
 import { TimelineService } from './timeline.ts';
 import { ViewService } from './views.ts';
@@ -17,6 +19,8 @@ export interface Services {
   notes: NoteService;
   tasks: TaskService;
   timeline: TimelineService;
+  reports: ReportService;
+  analytics: AnalyticsService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -30,5 +34,7 @@ export function createServices(store: Store, actor: Actor): Services {
     notes: new NoteService(store, actor, records),
     tasks: new TaskService(store, actor, records),
     timeline: new TimelineService(store, actor),
+    reports: new ReportService(store, actor, objects),
+    analytics: new AnalyticsService(store, actor, objects),
   };
 }

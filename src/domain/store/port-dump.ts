@@ -1,6 +1,7 @@
 import type {
   ApiKey, CrmList, ListEntry, Note, ObjectType, Relation, SavedView, StoredRecord, Task, TimelineEvent, User, Workspace,
 } from '../types.ts';
+import type { SavedReport } from '../reports/types.ts';
 
 /**
  * Moving a workspace between stores (SQLite → Neo4j, or a backup): one neutral row per stored
@@ -19,13 +20,14 @@ export type DumpRow =
   | { kind: 'view'; row: SavedView }
   | { kind: 'note'; row: Note }
   | { kind: 'task'; row: Task }
+  | { kind: 'report'; row: SavedReport }
   | { kind: 'event'; row: TimelineEvent };
 
 export type DumpKind = DumpRow['kind'];
 
 /** The order rows are dumped and must be loaded in: every row's references come before it. */
 export const DUMP_ORDER: readonly DumpKind[] = [
-  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'event',
+  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event',
 ];
 
 export interface DumpStore {

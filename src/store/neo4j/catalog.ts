@@ -1,5 +1,6 @@
 import type { ComparisonNode, FilterNode, FilterOperator, SortSpec, ValueKind } from '../../domain/filter-ast.ts';
 import { entryListStatements, listStatements, searchStatements, type ListParams } from './cypher/queries.ts';
+import { SAMPLE_AGGREGATES } from './cypher/aggregate-samples.ts';
 import { searchQuery } from './encoding.ts';
 import type { PageStatements } from './pages.ts';
 import { schemaStatements } from './schema.ts';
@@ -107,5 +108,6 @@ export function cypherCatalog(): CatalogEntry[] {
     const scope = anyType ? 'workspace' : 'object type';
     entries.push({ name: `search page, ${scope}`, ...page }, { name: `search count, ${scope}`, ...count });
   }
+  for (const [name, statement] of SAMPLE_AGGREGATES) entries.push({ name: `aggregate ${name}`, ...statement });
   return entries;
 }

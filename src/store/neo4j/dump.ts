@@ -8,6 +8,7 @@ import {
   props, toApiKey, toEntry, toEvent, toList, toNote, toObjectType, toRecord, toRelation, toTask, toUser, toView, toWorkspace,
 } from './rows.ts';
 import { bind } from './statement.ts';
+import { toReport } from './reports.ts';
 
 /** Rows read per page (one read transaction each). */
 export const DUMP_PAGE = 1000;
@@ -33,6 +34,7 @@ const PAGED: { readonly [K in Exclude<DumpKind, 'workspace' | 'relation'>]: Page
   view: { statement: Q.DUMP_VIEWS, toRow: column('view', toView) },
   note: { statement: Q.DUMP_NOTES, toRow: column('note', toNote) },
   task: { statement: Q.DUMP_TASKS, toRow: column('task', toTask) },
+  report: { statement: Q.DUMP_REPORTS, toRow: column('report', toReport) },
   event: { statement: Q.DUMP_EVENTS, toRow: column('event', toEvent) },
 };
 

@@ -8,6 +8,7 @@ import { noteMethods } from './notes.ts';
 import { objectTypeMethods } from './object-types.ts';
 import { queryMethods } from './queries.ts';
 import { recordMethods } from './records.ts';
+import { reportMethods } from './reports.ts';
 import { applySchema } from './schema.ts';
 import { settingsMethods } from './settings.ts';
 import { taskMethods } from './tasks.ts';
@@ -53,6 +54,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...noteMethods(conn),
     ...taskMethods(conn),
     ...timelineMethods(conn),
+    ...reportMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };

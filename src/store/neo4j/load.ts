@@ -208,6 +208,8 @@ class Import {
       case 'note':
       case 'task':
         return this.#linkedPlan(kind, batch as Placed<'note' | 'task'>[]);
+      case 'report':
+        return this.#reportPlan(batch as Placed<'report'>[]);
       case 'event':
         return this.#eventPlan(batch as Placed<'event'>[]);
     }
@@ -403,6 +405,13 @@ class Import {
       ...row, filters: row.filters ? JSON.stringify(row.filters) : null, sorts: JSON.stringify(row.sorts), seq: base + i,
     }));
     return { writes: [this.#rows(Q.LOAD_VIEWS, rows)], commit: () => this.#advance('view', batch.length) };
+  }
+
+  /** Reports name their object type inside the config, which is checked again whenever they run. */
+  #reportPlan(batch: readonly Placed<'report'>[]): Plan {
+    const base = this.#seqBase('report');
+    const rows = batch.map(({ row }, i) => ({ ...row, config: JSON.stringify(row.config), seq: base + i }));
+    return { writes: [this.#rows(Q.LOAD_REPORTS, rows)], commit: () => this.#advance('report', batch.length) };
   }
 
   /** Notes and tasks with their ABOUT edges: every record must be in the dump, each listed once. */

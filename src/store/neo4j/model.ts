@@ -10,7 +10,7 @@
 
 export const LABELS = [
   'Workspace', 'User', 'ApiKey', 'ObjectType', 'Field', 'Record', 'FieldValue', 'UniqueClaim',
-  'List', 'ListEntry', 'View', 'Note', 'Task', 'Event',
+  'List', 'ListEntry', 'View', 'Note', 'Task', 'Event', 'Report',
 ] as const;
 
 export const RELATIONSHIP_TYPES = [

@@ -15,6 +15,7 @@ import {
 import { TASK_COLUMNS } from './tasks.ts';
 import { EVENT_COLUMNS, toEvent, type EventRow } from './timeline.ts';
 import { toView, VIEW_COLUMNS, type ViewRow } from './views.ts';
+import { REPORT_COLUMNS, toReport, type ReportRow } from './reports.ts';
 
 type RowOf<K extends DumpKind> = Extract<DumpRow, { kind: K }>['row'];
 
@@ -49,6 +50,7 @@ const READERS: { readonly [K in DumpKind]: Reader<K> } = {
   view: { sql: `SELECT ${VIEW_COLUMNS} FROM views t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: (row: ViewRow) => toView(row) },
   note: { sql: `SELECT ${NOTE_COLUMNS}, ${linkedIdsColumn(NOTE_LINKS)} FROM notes t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: withIds },
   task: { sql: `SELECT ${TASK_COLUMNS}, ${linkedIdsColumn(TASK_LINKS)} FROM tasks t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: withIds },
+  report: { sql: `SELECT ${REPORT_COLUMNS} FROM reports t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: (row: ReportRow) => toReport(row) },
   event: { sql: `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.workspace_id = ? ORDER BY e.id`, toRow: (row: EventRow) => toEvent(row) },
 };
 

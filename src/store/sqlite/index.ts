@@ -8,6 +8,9 @@ import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
 import { objectTypeMethods } from './object-types.ts';
 import { queryMethods } from './queries.ts';
+import { aggregateMethods } from './aggregate.ts';
+import { reportMethods } from './reports.ts';
+import { summaryMethods } from './summary.ts';
 import { recordMethods } from './records.ts';
 import { settingsMethods } from './settings.ts';
 import { taskMethods } from './tasks.ts';
@@ -65,6 +68,9 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...noteMethods(c),
       ...taskMethods(c),
       ...timelineMethods(c),
+      ...reportMethods(c),
+      ...aggregateMethods(c),
+      ...summaryMethods(c),
     }),
     ...dumpMethods(c),
     ...loadMethods(c),

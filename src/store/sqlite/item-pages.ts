@@ -32,6 +32,11 @@ export function pageOf<Row>(c: Connection, columns: string, from: SqlFragment, o
   return c.all<Row>(`SELECT ${columns} ${from.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...from.params, limit, offset);
 }
 
+/** SQL on `r` that holds for the items in a compiled filter's set (every item without a filter). */
+export function inSet(matches: PkSet | undefined): SqlFragment {
+  return matches ? { sql: `r.pk ${matches.complement ? 'NOT IN' : 'IN'} (${matches.sql})`, params: matches.params } : { sql: '1', params: [] };
+}
+
 export interface ItemQuery {
   filter?: FilterNode | undefined;
   sort: SortSpec;
@@ -46,9 +51,7 @@ export interface ItemQuery {
  */
 export function pageItems<Row>(c: Connection, space: ItemSpace, scopePk: number, query: ItemQuery): { rows: Row[]; total: number } {
   const matches = query.filter ? compileFilter(query.filter, scopePk, space) : undefined;
-  const where: SqlFragment = matches
-    ? { sql: `r.pk ${matches.complement ? 'NOT IN' : 'IN'} (${matches.sql})`, params: matches.params }
-    : { sql: '1', params: [] };
+  const where = inSet(matches);
   const from = (table: string): SqlFragment => ({
     sql: `FROM ${table} WHERE r.${space.scope} = ? AND ${space.live} AND ${where.sql}`,
     params: [scopePk, ...where.params],

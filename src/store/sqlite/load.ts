@@ -18,6 +18,7 @@ import { insertApiKeyRow, insertUserRow, insertWorkspaceRow } from './settings.t
 import { insertTaskRow } from './tasks.ts';
 import { insertEvent } from './timeline.ts';
 import { insertViewRow } from './views.ts';
+import { insertReportRow } from './reports.ts';
 
 /** Rows staged, and read back, per statement. */
 const PAGE = 1000;
@@ -168,6 +169,8 @@ class Loader {
         insertNoteRow(c, note);
         return this.#links(NOTE_LINKS, note.id, recordIds);
       }
+      case 'report':
+        return insertReportRow(c, dumped.row);
       case 'task': {
         const { record_ids: recordIds, ...task } = dumped.row;
         insertTaskRow(c, task);

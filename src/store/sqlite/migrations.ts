@@ -326,6 +326,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 8,
+    name: 'saved reports',
+    // The config is one JSON document: it is read whole and never queried by its parts.
+    sql: `
+      CREATE TABLE reports (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        name TEXT NOT NULL,
+        config TEXT NOT NULL,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX reports_live_by_workspace ON reports(workspace_id, created_at, id) WHERE deleted_at IS NULL;
+    `,
+  },
 ]);
 
 /**

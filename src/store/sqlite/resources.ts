@@ -10,7 +10,7 @@ import { withEvents } from './timeline.ts';
  * Helpers for the soft-deletable resources of a workspace that are addressed by a public `id`
  * (lists, views, notes, tasks). Table and column names come from code, never from callers.
  */
-export type ResourceTable = 'lists' | 'views' | 'notes' | 'tasks';
+export type ResourceTable = 'lists' | 'views' | 'notes' | 'tasks' | 'reports';
 
 /** How one kind of resource is read: its table, its name in errors, its columns (alias `t`) and the mapping to the entity. */
 export interface ResourceSpec<Row, T> {

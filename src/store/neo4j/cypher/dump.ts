@@ -8,6 +8,7 @@ import { API_KEY, USER } from './settings.ts';
 import { TASK } from './tasks.ts';
 import { EVENT } from './timeline.ts';
 import { VIEW } from './views.ts';
+import { REPORT } from './reports.ts';
 
 /**
  * Reading a workspace out for `dumpWorkspace` (dump.ts): one page of one kind per statement, in
@@ -44,6 +45,7 @@ export const DUMP_ENTRIES = page('ListEntries', 'ListEntry', 'r', `RETURN ${ENTR
 export const DUMP_VIEWS = page('Views', 'View', 't', `RETURN ${VIEW} AS view`);
 export const DUMP_NOTES = page('Notes', 'Note', 't', `RETURN ${NOTE} AS note`);
 export const DUMP_TASKS = page('Tasks', 'Task', 't', `RETURN ${TASK} AS task`);
+export const DUMP_REPORTS = page('Reports', 'Report', 't', `RETURN ${REPORT} AS report`);
 export const DUMP_EVENTS = page('Events', 'Event', 'e', `RETURN ${EVENT} AS event`);
 
 /**

@@ -133,6 +133,12 @@ CREATE (t:View {id: row.id, workspace_id: $workspace_id, name: row.name, object_
                 created_by: row.created_by, seq: toInteger(row.seq), created_at: row.created_at,
                 updated_at: row.updated_at, deleted_at: row.deleted_at})`);
 
+/** `$rows`: reports with `config` as a JSON string and `seq`. */
+export const LOAD_REPORTS = statement('loadReports', ['workspace_id', 'rows'], `
+UNWIND $rows AS row
+CREATE (t:Report {id: row.id, workspace_id: $workspace_id, name: row.name, config: row.config, created_by: row.created_by,
+                  seq: toInteger(row.seq), created_at: row.created_at, updated_at: row.updated_at, deleted_at: row.deleted_at})`);
+
 /** Gives the owner `t` one ABOUT edge per id of `row.record_ids` (distinct, checked), positions in order. */
 const ABOUT = `WITH t, row
 UNWIND range(0, size(row.record_ids) - 1) AS position

@@ -5,7 +5,7 @@ import { statement, type Statement } from '../statement.ts';
  * tasks) share three statements, made here per label. Labels and projections come from code,
  * never from data. Every resource is bound to `t`.
  */
-export type ResourceLabel = 'List' | 'View' | 'Note' | 'Task';
+export type ResourceLabel = 'List' | 'View' | 'Note' | 'Task' | 'Report';
 
 export interface ResourceStatements {
   /** The resource, soft-deleted or not, as `<projection> AS resource`. */

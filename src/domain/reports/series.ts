@@ -1,0 +1,126 @@
+import type { FieldDef } from '../types.ts';
+import { bucketRange } from './buckets.ts';
+import type { AggregateRow, ChartType, GroupValue, Metric, TimeBucket } from './types.ts';
+
+/** One row of a report answer: `group` only with a group_by, `bucket` only with a time_bucket. */
+export interface ReportRow {
+  group?: GroupValue;
+  bucket?: string;
+  value: number | null;
+  count: number;
+}
+
+export interface Point {
+  bucket: string;
+  value: number | null;
+  count: number;
+}
+
+/** What the rows and series are shaped from. */
+export interface Shaping {
+  chart: ChartType;
+  metric: Metric;
+  group: FieldDef | undefined;
+  bucket: TimeBucket | null;
+}
+
+/** The metric over no records: counts and sums are 0, an average, minimum or maximum has no value. */
+export const emptyValue = (metric: Metric): number | null => (metric === 'count' || metric === 'sum' ? 0 : null);
+
+/** Store values as the caller sees them: a checkbox group is a boolean. */
+function groupValue(group: FieldDef | undefined, value: string | number | null): GroupValue {
+  if (value === null) return null;
+  return group?.type === 'checkbox' ? value === 1 : value;
+}
+
+/** Orders groups: a select's or status's options in their order, other values ascending; no value last, unknown options after known ones. */
+function groupOrder(group: FieldDef | undefined): (a: GroupValue, b: GroupValue) => number {
+  const options = group?.config.options ?? [];
+  const rank = (v: GroupValue): number => (v === null ? 2 : options.includes(String(v)) ? 0 : 1);
+  return (a, b) => {
+    const ra = rank(a);
+    const rb = rank(b);
+    if (ra !== rb) return ra - rb;
+    if (ra === 0) return options.indexOf(String(a)) - options.indexOf(String(b));
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  };
+}
+
+/** Rows in order (bucket ascending, then group order), keys present only for what the report groups by. */
+export function shapeRows(rows: readonly AggregateRow[], s: Shaping): ReportRow[] {
+  const order = groupOrder(s.group);
+  const shaped = rows.map((row): ReportRow => ({
+    ...(s.group ? { group: groupValue(s.group, row.group) } : {}),
+    ...(s.bucket && row.bucket !== null ? { bucket: row.bucket } : {}),
+    value: row.value,
+    count: row.count,
+  }));
+  shaped.sort((a, b) => ((a.bucket ?? '') < (b.bucket ?? '') ? -1 : (a.bucket ?? '') > (b.bucket ?? '') ? 1 : order(a.group ?? null, b.group ?? null)));
+  if (shaped.length === 0 && !s.group && !s.bucket) return [{ value: emptyValue(s.metric), count: 0 }];
+  return shaped;
+}
+
+/** The points of one series over every bucket of the range, empty buckets as value 0, count 0. */
+function points(rows: readonly ReportRow[], range: readonly string[]): Point[] {
+  const byBucket = new Map(rows.map((row) => [row.bucket!, row]));
+  return range.map((bucket) => {
+    const row = byBucket.get(bucket);
+    return { bucket, value: row ? row.value : 0, count: row ? row.count : 0 };
+  });
+}
+
+/** The distinct groups of the rows, in group order. */
+function groupsOf(rows: readonly ReportRow[], group: FieldDef | undefined): GroupValue[] {
+  const seen: GroupValue[] = [];
+  for (const row of rows) if (!seen.includes(row.group ?? null)) seen.push(row.group ?? null);
+  return seen.sort(groupOrder(group));
+}
+
+/** A funnel: every option of the stage field in order (empty stages as 0), each with its conversion to the next. */
+function funnel(rows: readonly ReportRow[], s: Shaping) {
+  const stages = (s.group?.config.options ?? []).map((stage) => {
+    const row = rows.find((r) => r.group === stage);
+    return { stage, value: row ? row.value : emptyValue(s.metric), count: row ? row.count : 0 };
+  });
+  return stages.map((stage, i) => ({ ...stage, conversion_to_next: conversion(stage.count, stages[i + 1]?.count) }));
+}
+
+/** Records in the next stage per record in this one; null for the last stage or an empty one. */
+export function conversion(count: number, next: number | undefined): number | null {
+  return next === undefined || count === 0 ? null : next / count;
+}
+
+/**
+ * The series a chart draws, from rows already in order:
+ * - number: `{value, count}`;
+ * - funnel: `[{stage, value, count, conversion_to_next}]`, every stage in option order;
+ * - line, area: `[{bucket, value, count}]` over every bucket from the first to the last with data
+ *   (empty ones 0); with a group_by, and for stacked_bar, `[{group, points}]`, one such series per
+ *   group over the same buckets;
+ * - pie, donut: `[{label, value, share}]`, share of the total of the values (0 when it is 0);
+ * - bar, table: the rows.
+ */
+export function shapeSeries(rows: readonly ReportRow[], s: Shaping): unknown {
+  switch (s.chart) {
+    case 'number':
+      return { value: rows[0]?.value ?? emptyValue(s.metric), count: rows[0]?.count ?? 0 };
+    case 'funnel':
+      return funnel(rows, s);
+    case 'pie':
+    case 'donut': {
+      const total = rows.reduce((sum, row) => sum + (row.value ?? 0), 0);
+      return rows.map((row) => ({ label: row.group ?? null, value: row.value, share: total === 0 ? 0 : (row.value ?? 0) / total }));
+    }
+    case 'line':
+    case 'area':
+    case 'stacked_bar': {
+      const range = bucketRange(rows.map((row) => row.bucket!), s.bucket!);
+      if (!s.group) return points(rows, range);
+      return groupsOf(rows, s.group).map((group) => ({ group, points: points(rows.filter((row) => row.group === group), range) }));
+    }
+    case 'bar':
+    case 'table':
+      return rows;
+  }
+}
