@@ -22,7 +22,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (!text) return {};
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw new CrmError('validation_error', `the request body is not valid JSON: ${(err as Error).message}`, { param: 'body', rule: 'json' });
   }
@@ -30,4 +30,28 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 
 function tooLarge(limit: number): CrmError {
   return new CrmError('payload_too_large', `the request body is larger than ${limit} bytes`, { limit });
+}
+
+/**
+ * `__proto__` as a JSON key is an own property after JSON.parse, but any later copy that assigns
+ * it (`o[k] = v`, which is how zod and the MCP SDK rebuild objects) would set a prototype and the
+ * key would vanish: a filter silently dropped. So it is renamed to a marked key no copier treats
+ * specially, and the parameter guard refuses it by its real name, the same on every call style.
+ */
+const PROTO_MARK = '\u0000proto:';
+
+/** JSON.parse that keeps `__proto__` keys visible as marked own keys (see `unmarkKey`). */
+export function parseJson(text: string): unknown {
+  // The reviver costs a call per value, so it runs only when the key may be present.
+  if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
+  return JSON.parse(text, function (this: Record<string, unknown>, key, value) {
+    if (key !== '__proto__') return value;
+    Object.defineProperty(this, `${PROTO_MARK}${key}`, { value, enumerable: true, writable: true, configurable: true });
+    return undefined;
+  });
+}
+
+/** The key as the caller wrote it: undoes the marking of `parseJson`. */
+export function unmarkKey(key: string): string {
+  return key.startsWith(PROTO_MARK) ? key.slice(PROTO_MARK.length) : key;
 }
