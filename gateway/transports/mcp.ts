@@ -4,13 +4,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode as RpcCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CrmError, ERROR_TABLE, isCrmError } from '../../src/domain/errors.ts';
+import { ERROR_TABLE, isCrmError } from '../../src/domain/errors.ts';
 import { readJsonBody } from '../body.ts';
 import { asCrmError } from '../errors.ts';
 import type { GatewayDeps } from '../state.ts';
 import { toolsForScopes } from '../tools/index.ts';
 import { findTool, invokeTool, type Principal } from '../tools/invoke.ts';
 import { mcpToolDescriptor } from './mcp-tools.ts';
+import { checkHostAndOrigin } from './host-origin.ts';
 import { edge } from './rest.ts';
 
 export const MCP_SERVER_INFO = { name: 'crm-tool-service', version: '1.0.0' } as const;
@@ -29,7 +30,7 @@ const VALIDATOR = new AjvJsonSchemaValidator();
  */
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];
-  router.post(paths, edge('mcp'), checkOrigin(deps), authenticate, async (ctx) => {
+  router.post(paths, edge('mcp'), checkHostAndOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
     const invalid = envelopeError(body);
@@ -53,17 +54,6 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
     ctx.set('Allow', 'POST');
     ctx.body = rpcError(RpcCode.ConnectionClosed, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
   });
-}
-
-/** A present Origin must be allowed (DNS-rebinding protection); non-browser clients send none. */
-function checkOrigin(deps: GatewayDeps): Middleware {
-  return (ctx, next) => {
-    const origin = ctx.get('Origin');
-    if (!origin) return next();
-    const own = `${ctx.protocol}://${ctx.host}`;
-    if (origin === own || deps.config.allowedOrigins.includes(origin)) return next();
-    throw new CrmError('permission_denied', `origin ${origin} is not allowed; set ALLOWED_ORIGINS to allow it`, { param: 'Origin' });
-  };
 }
 
 /** The parsed JSON-RPC body, or undefined after answering a parse error (-32700). */
