@@ -12,6 +12,19 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new CrmError('validation_error', `Content-Type must be application/json, got ${JSON.stringify(type)}`, { param: 'content-type', rule: 'media_type' });
   }
+  const text = (await readBodyBytes(req, limit)).toString('utf8').trim();
+  if (!text) return {};
+  try {
+    return parseJson(text);
+  } catch (err) {
+    throw new CrmError('validation_error', `the request body is not valid JSON: ${(err as Error).message}`, { param: 'body', rule: 'json' });
+  }
+}
+
+/** The raw request body, or payload_too_large as soon as it passes `limit` bytes. */
+export async function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -19,13 +32,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (!text) return {};
-  try {
-    return parseJson(text);
-  } catch (err) {
-    throw new CrmError('validation_error', `the request body is not valid JSON: ${(err as Error).message}`, { param: 'body', rule: 'json' });
-  }
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(limit: number): CrmError {

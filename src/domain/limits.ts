@@ -37,6 +37,19 @@ export const LIMITS = Object.freeze({
   nestingMaxDepth: 32,
   /** "Did you mean" compares only names up to this length; no valid name is longer. */
   suggestInputMaxLength: 64,
+
+  /** `/graphql` operation bounds (checked before execution; each is a 400 validation_error). */
+  graphql: Object.freeze({
+    maxTokens: 2_000,
+    maxDepth: 10,
+    maxAliases: 30,
+    maxDirectives: 20,
+    /**
+     * Cost: 1 per field, and a field's selection counts once per item it may return, taken from
+     * its `page_size` or `limit` argument (the default when absent).
+     */
+    maxCost: 20_000,
+  }),
 });
 
 /**
