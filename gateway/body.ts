@@ -6,8 +6,6 @@ import { CrmError } from '../src/domain/errors.ts';
  * parameters); anything that is not JSON is a validation_error on `body`.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw tooLarge(limit);
   const type = req.headers['content-type'];
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new CrmError('validation_error', `Content-Type must be application/json, got ${JSON.stringify(type)}`, { param: 'content-type', rule: 'media_type' });
@@ -21,18 +19,37 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
 }
 
-/** The raw request body, or payload_too_large as soon as it passes `limit` bytes. */
-export async function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * A body this many times over the limit is refused without reading the rest (the 413 closes the
+ * connection); a smaller excess is read and discarded first, so that the client, still uploading,
+ * receives the 413 instead of a reset connection.
+ */
+const DRAIN_FACTOR = 32;
+
+/** The raw request body, or payload_too_large once it passes `limit` bytes. Never buffers past the limit. */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit * DRAIN_FACTOR) return reject(tooLarge(limit));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err: Error | null) => {
+      req.off('data', onData).off('end', onEnd).off('error', done);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > limit * DRAIN_FACTOR) done(tooLarge(limit));
+    };
+    const onEnd = () => done(size > limit || declared > limit ? tooLarge(limit) : null);
+    req.on('data', onData).on('end', onEnd).on('error', done);
+  });
 }
 
 function tooLarge(limit: number): CrmError {

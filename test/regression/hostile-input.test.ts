@@ -104,3 +104,23 @@ describe('prototype keys hidden in JSON escapes', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_error', details: { param: 'filters.__proto__' } });
   });
 });
+
+describe('bodies over the limit', () => {
+  it('answers 413 to a chunked body without a length once it passes the limit, and the client reads it', async () => {
+    const chunk = new TextEncoder().encode(`"${'x'.repeat(64 * 1024)}",`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"object_type_slug": "companies", "filters": {"name": {"in": ['));
+        if (sent > 2 * LIMITS.bodyMaxBytes) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${h.url}/v1/records/list`, {
+      method: 'POST', headers: { Authorization: `Bearer ${owner()}`, 'Content-Type': 'application/json' }, body, duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
+  });
+});
