@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NOTE_FORMATS, NOTE_KINDS } from '../../src/domain/types.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { id, page, pageOutput, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
+import { id, page, pageOutput, text, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
 
 const noteId = id('a note', 'nte');
 const kind = z.enum(NOTE_KINDS).describe('note, call, meeting or email. Default note.');
@@ -57,7 +57,7 @@ export const noteTools = [
     description: 'Writes a note or logs an activity (call, meeting, email) and attaches it to records in the same call. Example: {"kind": "call", "title": "Intro call", "body": "Budget approved for Q1.", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       title: z.string().min(1).max(200).describe('Short title.'),
-      body: z.string().max(100_000).optional().describe('Text, plain or markdown.'),
+      body: text(LIMITS.stringMaxLength).optional().describe('Text, plain or markdown.'),
       kind: kind.optional(),
       format: format.optional(),
       record_ids: recordIds.optional(),
@@ -77,7 +77,7 @@ export const noteTools = [
     title: 'Edit a note',
     description: "Changes a note's title, body, kind or format; record_ids, when given, replaces its attachments.",
     input: z.strictObject({
-      note_id: noteId, title: z.string().min(1).max(200).optional(), body: z.string().max(100_000).optional(),
+      note_id: noteId, title: z.string().min(1).max(200).optional(), body: text(LIMITS.stringMaxLength).optional(),
       kind: kind.optional(), format: format.optional(), record_ids: recordIds.optional(),
     }),
     output: noteOutput,

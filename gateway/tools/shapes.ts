@@ -37,7 +37,7 @@ export const pageSize = z.number().int().min(1).max(LIMITS.pageSizeMax).optional
   .describe(`Items per page, 1 to ${LIMITS.pageSizeMax}. Default ${LIMITS.pageSizeDefault}.`);
 
 const fieldSettings = {
-  description: z.string().max(1000).optional().describe('What the field holds, for people and agents.'),
+  description: text(1000).optional().describe('What the field holds, for people and agents.'),
   required: z.boolean().optional().describe('Records must have a value. Default false.'),
   unique: z.boolean().optional().describe('No two live records may share a value (text, email, phone, url, number). Default false.'),
   options: z.array(z.string().min(1).max(LIMITS.nameMaxLength)).min(1).max(500).optional()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TASK_STATUSES } from '../../src/domain/types.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
-import { id, page, pageOutput, token, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
+import { id, page, pageOutput, text, token, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
 
 const taskId = id('a task', 'tsk');
 const status = z.enum(TASK_STATUSES).describe('open, in_progress or done.');
@@ -72,7 +72,7 @@ export const taskTools = [
     description: 'Creates a task, assigned to the caller unless assignee_id is given, optionally due and linked to records. Example: {"title": "Send proposal", "due_at": "2026-12-01", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       title: z.string().min(1).max(200).describe('What to do.'),
-      body: z.string().max(100_000).optional().describe('Details.'),
+      body: text(LIMITS.stringMaxLength).optional().describe('Details.'),
       status: status.optional(),
       due_at: due.nullable().optional(),
       assignee_id: assignee.nullable().optional(),
@@ -93,7 +93,7 @@ export const taskTools = [
     title: 'Update a task',
     description: 'Changes a task: {"task_id": "tsk_…", "status": "done"} completes it; due_at null clears the due date; record_ids, when given, replaces the links.',
     input: z.strictObject({
-      task_id: taskId, title: z.string().min(1).max(200).optional(), body: z.string().max(100_000).optional(), status: status.optional(),
+      task_id: taskId, title: z.string().min(1).max(200).optional(), body: text(LIMITS.stringMaxLength).optional(), status: status.optional(),
       due_at: due.nullable().optional(), assignee_id: assignee.nullable().optional(), record_ids: recordIds.optional(),
     }),
     output: taskOutput,
