@@ -66,13 +66,22 @@ const PROTO_MARK = '\u0000proto:';
 
 /** JSON.parse that keeps `__proto__` keys visible as marked own keys (see `unmarkKey`). */
 export function parseJson(text: string): unknown {
-  // The reviver costs a call per value, so it runs only when the key may be present.
-  if (!text.includes('__proto__') && !text.includes('\\u')) return JSON.parse(text);
-  return JSON.parse(text, function (this: Record<string, unknown>, key, value) {
-    if (key !== '__proto__') return value;
-    Object.defineProperty(this, `${PROTO_MARK}${key}`, { value, enumerable: true, writable: true, configurable: true });
-    return undefined;
-  });
+  const value: unknown = JSON.parse(text);
+  // The walk costs a visit per value, so it runs only when the key may be present. It uses its
+  // own stack, not recursion: a JSON reviver overflows the call stack on deep nesting.
+  if (!text.includes('__proto__') && !text.includes('\\u')) return value;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Object.hasOwn(node, '__proto__')) {
+      const inner = (node as Record<string, unknown>)['__proto__'];
+      delete (node as Record<string, unknown>)['__proto__'];
+      Object.defineProperty(node, `${PROTO_MARK}__proto__`, { value: inner, enumerable: true, writable: true, configurable: true });
+    }
+    for (const child of Object.values(node)) stack.push(child);
+  }
+  return value;
 }
 
 /** The key as the caller wrote it: undoes the marking of `parseJson`. */

@@ -26,6 +26,14 @@ describe('parseJson', () => {
     expect(Object.keys(parsed).map(unmarkKey)).toEqual(['__proto__']);
   });
 
+  it('marks __proto__ under nesting deeper than a reviver could walk', () => {
+    const depth = 100_000;
+    const parsed = parseJson(`${'['.repeat(depth)}{"__proto__": 1}${']'.repeat(depth)}`);
+    let node = parsed as unknown[];
+    for (let i = 1; i < depth; i++) node = node[0] as unknown[];
+    expect(Object.keys(node[0] as object).map(unmarkKey)).toEqual(['__proto__']);
+  });
+
   it('parses ordinary JSON unchanged', () => {
     expect(parseJson('{"a": [1, {"b": "c"}], "constructor": 2}')).toEqual({ a: [1, { b: 'c' }], constructor: 2 });
   });
