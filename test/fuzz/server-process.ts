@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { startHarness } from '../e2e/harness.ts';
 
-const h = await startHarness({ RATE_LIMIT_PER_MINUTE: '1000000', ALLOWED_HOSTS: 'crm.internal' });
+const h = await startHarness({ RATE_LIMIT_PER_MINUTE: '1000000' });
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 process.stdout.write(`${JSON.stringify({ url: h.url, ws: h.ws, other: h.other, dataDir: h.config.dataDir })}\n`);
