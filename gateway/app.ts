@@ -70,6 +70,8 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
       const e = asCrmError(err, deps.logger);
       if (ctx.respond === false || ctx.headerSent) return;
       ctx.status = ERROR_TABLE[e.code].status;
+      // The rest of an oversized body is never read: close the connection rather than keep it.
+      if (e.code === 'payload_too_large') ctx.set('Connection', 'close');
       if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', `Bearer realm="crm", error="invalid_token"`);
       const edge: Edge = ctx.state.edge ?? 'ops';
       switch (edge) {

@@ -6,28 +6,85 @@ import { CrmError } from '../src/domain/errors.ts';
  * parameters); anything that is not JSON is a validation_error on `body`.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > limit) throw tooLarge(limit);
   const type = req.headers['content-type'];
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new CrmError('validation_error', `Content-Type must be application/json, got ${JSON.stringify(type)}`, { param: 'content-type', rule: 'media_type' });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const text = (await readBodyBytes(req, limit)).toString('utf8').trim();
   if (!text) return {};
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (err) {
     throw new CrmError('validation_error', `the request body is not valid JSON: ${(err as Error).message}`, { param: 'body', rule: 'json' });
   }
 }
 
+/**
+ * A body this many times over the limit is refused without reading the rest (the 413 closes the
+ * connection); a smaller excess is read and discarded first, so that the client, still uploading,
+ * receives the 413 instead of a reset connection.
+ */
+const DRAIN_FACTOR = 32;
+
+/** The raw request body, or payload_too_large once it passes `limit` bytes. Never buffers past the limit. */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > limit * DRAIN_FACTOR) return reject(tooLarge(limit));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err: Error | null) => {
+      req.off('data', onData).off('end', onEnd).off('error', done);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > limit * DRAIN_FACTOR) done(tooLarge(limit));
+    };
+    const onEnd = () => done(size > limit || declared > limit ? tooLarge(limit) : null);
+    req.on('data', onData).on('end', onEnd).on('error', done);
+  });
+}
+
 function tooLarge(limit: number): CrmError {
   return new CrmError('payload_too_large', `the request body is larger than ${limit} bytes`, { limit });
+}
+
+/**
+ * `__proto__` as a JSON key is an own property after JSON.parse, but any later copy that assigns
+ * it (`o[k] = v`, which is how zod and the MCP SDK rebuild objects) would set a prototype and the
+ * key would vanish: a filter silently dropped. So it is renamed to a marked key no copier treats
+ * specially, and the parameter guard refuses it by its real name, the same on every call style.
+ */
+const PROTO_MARK = '\u0000proto:';
+
+/** JSON.parse that keeps `__proto__` keys visible as marked own keys (see `unmarkKey`). */
+export function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  // The walk costs a visit per value, so it runs only when the key may be present. It uses its
+  // own stack, not recursion: a JSON reviver overflows the call stack on deep nesting.
+  if (!text.includes('__proto__') && !text.includes('\\u')) return value;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Object.hasOwn(node, '__proto__')) {
+      const inner = (node as Record<string, unknown>)['__proto__'];
+      delete (node as Record<string, unknown>)['__proto__'];
+      Object.defineProperty(node, `${PROTO_MARK}__proto__`, { value: inner, enumerable: true, writable: true, configurable: true });
+    }
+    for (const child of Object.values(node)) stack.push(child);
+  }
+  return value;
+}
+
+/** The key as the caller wrote it: undoes the marking of `parseJson`. */
+export function unmarkKey(key: string): string {
+  return key.startsWith(PROTO_MARK) ? key.slice(PROTO_MARK.length) : key;
 }

@@ -17,6 +17,7 @@ const schema = z.object({
   BRIDGE_RESPONSE_SHAPE: z.enum(['envelope', 'plain']).default('envelope'),
   KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'must be 2-16 lower-case letters or digits, starting with a letter').default('crm'),
   ALLOWED_ORIGINS: z.string().default(''),
+  ALLOWED_HOSTS: z.string().default(''),
   SMTP_URL: z.string().optional(),
   SECRETS_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -34,6 +35,8 @@ export interface Config {
   bridgeShape: 'envelope' | 'plain';
   keyPrefix: string;
   allowedOrigins: string[];
+  /** Host header values MCP accepts beside the bound address and loopback names (lower case). */
+  allowedHosts: string[];
   smtpUrl: string | undefined;
   secretsKey: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bridgeShape: e.BRIDGE_RESPONSE_SHAPE,
     keyPrefix: e.KEY_PREFIX,
     allowedOrigins: e.ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    allowedHosts: e.ALLOWED_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     smtpUrl: e.SMTP_URL,
     secretsKey: e.SECRETS_KEY,
     logLevel: e.LOG_LEVEL,

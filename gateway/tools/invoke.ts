@@ -1,10 +1,12 @@
 import type { Actor } from '../../src/domain/actor.ts';
 import { CrmError } from '../../src/domain/errors.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
 import { nearest } from '../../src/domain/suggest.ts';
 import type { CallStyle } from '../../src/domain/types.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
 import type { Store } from '../../src/domain/store/port.ts';
+import { guardParams } from './guard.ts';
 import { CATALOG, type ToolDefinition } from './index.ts';
 import { zodToCrmError } from './zod-errors.ts';
 
@@ -13,6 +15,11 @@ export type Principal = Omit<Actor, 'via' | 'tool'>;
 
 /** The catalog entry for a name, or tool_not_found naming the nearest tool. */
 export function findTool(name: unknown): ToolDefinition {
+  if (typeof name === 'string' && name.length > LIMITS.toolNameMaxLength) {
+    throw new CrmError('validation_error', `tool: a tool name has at most ${LIMITS.toolNameMaxLength} characters, got ${name.length}`, {
+      param: 'tool', rule: 'max', max: LIMITS.toolNameMaxLength,
+    });
+  }
   const tool = typeof name === 'string' ? CATALOG.get(name) : undefined;
   if (tool) return tool;
   const suggestion = typeof name === 'string' ? nearest(name, [...CATALOG.keys()]) : undefined;
@@ -22,12 +29,14 @@ export function findTool(name: unknown): ToolDefinition {
 }
 
 /**
- * The one entry point every call style uses (STYLE.md §2): validate the parameters with the
- * tool's zod schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
+ * The one entry point every call style uses (STYLE.md §2): check the bounds every tool shares
+ * (string and key lengths, prototype keys, nesting), validate the parameters with the tool's zod
+ * schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
  * and trial are enforced inside the GraphQL layer, never here.
  */
 export async function invokeTool(store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown): Promise<unknown> {
   const tool = findTool(name);
+  guardParams(params, tool.name);
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
   const context = createContext(store, { ...principal, via, tool: tool.name });

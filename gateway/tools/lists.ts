@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
 import {
-  ENTRY_SELECTION, entryOutput, fieldInput, LIST_SELECTION, listId, listOutput, page, pageOutput, pageSize, recordId, slug,
+  ENTRY_SELECTION, entryOutput, fieldInput, fieldKey, fieldMap, id, LIST_SELECTION, listId, listOutput, page, pageOutput, pageSize, recordId, slug,
 } from './shapes.ts';
 
-const entryId = z.string().min(1).describe('Id of a list entry, e.g. "ent_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
-const entryData = z.record(z.string(), z.unknown()).describe("Values keyed by the list's field slugs, e.g. {\"stage\": \"qualified\"}.");
-const name = z.string().min(1).max(100);
+const entryId = id('a list entry', 'ent');
+const entryData = fieldMap().describe("Values keyed by the list's field slugs, e.g. {\"stage\": \"qualified\"}.");
+const name = z.string().min(1).max(LIMITS.nameMaxLength);
 
 export const listsTools = [
   defineTool({
@@ -85,8 +85,8 @@ export const listsTools = [
     description: "Lists a list's entries with their data and the record's display name, filtered on entry fields with the records.list filter language, sorted and paged. Example: {\"list_id\": \"lst_…\", \"filters\": {\"stage\": {\"in\": [\"qualified\", \"proposal\"]}}}.",
     input: z.strictObject({
       list_id: listId,
-      filters: z.record(z.string(), z.unknown()).optional().describe('Filter on entry fields (or record_id, created_at, updated_at).'),
-      sort_field: z.string().optional().describe('Entry field (or created_at, updated_at) to sort by. Default created_at.'),
+      filters: fieldMap().optional().describe('Filter on entry fields (or record_id, created_at, updated_at).'),
+      sort_field: fieldKey.optional().describe('Entry field (or created_at, updated_at) to sort by. Default created_at.'),
       ascending: z.boolean().optional().describe('Default true.'),
       page,
       page_size: pageSize,

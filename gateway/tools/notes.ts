@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { NOTE_FORMATS, NOTE_KINDS } from '../../src/domain/types.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
-import { page, pageOutput, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { id, page, pageOutput, text, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
 
-const noteId = z.string().min(1).describe('Id of a note, e.g. "nte_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
+const noteId = id('a note', 'nte');
 const kind = z.enum(NOTE_KINDS).describe('note, call, meeting or email. Default note.');
 const format = z.enum(NOTE_FORMATS).describe('plain or markdown. Default plain.');
 
@@ -29,7 +30,7 @@ export const noteTools = [
     scope: 'notes',
     title: 'List notes',
     description: 'Lists notes and activities, newest first, optionally those attached to one record or of one kind. Example: {"record_id": "rec_…", "kind": "call"}.',
-    input: z.strictObject({ record_id: z.string().min(1).optional().describe('Only notes attached to this record.'), kind: kind.optional(), page, page_size: pageSize }),
+    input: z.strictObject({ record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only notes attached to this record.'), kind: kind.optional(), page, page_size: pageSize }),
     output: pageOutput(noteOutput),
     annotations: READ_ONLY,
     operation: {
@@ -56,7 +57,7 @@ export const noteTools = [
     description: 'Writes a note or logs an activity (call, meeting, email) and attaches it to records in the same call. Example: {"kind": "call", "title": "Intro call", "body": "Budget approved for Q1.", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       title: z.string().min(1).max(200).describe('Short title.'),
-      body: z.string().max(100_000).optional().describe('Text, plain or markdown.'),
+      body: text(LIMITS.stringMaxLength).optional().describe('Text, plain or markdown.'),
       kind: kind.optional(),
       format: format.optional(),
       record_ids: recordIds.optional(),
@@ -76,7 +77,7 @@ export const noteTools = [
     title: 'Edit a note',
     description: "Changes a note's title, body, kind or format; record_ids, when given, replaces its attachments. Example: {\"note_id\": \"nte_…\", \"body\": \"Budget approved for Q2.\", \"format\": \"markdown\"}.",
     input: z.strictObject({
-      note_id: noteId, title: z.string().min(1).max(200).optional(), body: z.string().max(100_000).optional(),
+      note_id: noteId, title: z.string().min(1).max(200).optional(), body: text(LIMITS.stringMaxLength).optional(),
       kind: kind.optional(), format: format.optional(), record_ids: recordIds.optional(),
     }),
     output: noteOutput,

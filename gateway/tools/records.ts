@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
-import { page, pageSize, RECORD_PAGE_SELECTION, RECORD_SELECTION, recordId, recordOutput, recordPageOutput, slug } from './shapes.ts';
+import { fieldKey, fieldMap, page, pageSize, RECORD_PAGE_SELECTION, RECORD_SELECTION, recordId, recordOutput, recordPageOutput, slug } from './shapes.ts';
 
 const objectTypeSlug = slug('Slug of the object type, e.g. "contacts"');
-const data = z.record(z.string(), z.unknown());
-const assignee = z.string().nullable().optional()
+const data = fieldMap();
+const assignee = z.string().max(LIMITS.idMaxLength).nullable().optional()
   .describe('User id the record is assigned to (members may only write records assigned to them). Default: the caller on create.');
 
 const relationOutput = z.object({
@@ -26,8 +26,8 @@ export const recordTools = [
     description: 'Lists records of one object type, filtered, sorted and paged. Filters: {field: value} for equality, {field: {op: value}} with ops eq, ne, gt, gte, lt, lte, in, not_in, contains, starts_with, ends_with, is_empty, is_not_empty, combined with $and / $or. Example: {"object_type_slug": "deals", "filters": {"stage": {"in": ["proposal", "negotiation"]}, "amount": {"gte": 10000}}, "sort_field": "amount", "ascending": false}. Returns {items, total, page, page_size}.',
     input: z.strictObject({
       object_type_slug: objectTypeSlug,
-      filters: z.record(z.string(), z.unknown()).optional().describe('Filter object; see the tool description. Field names are field slugs, or record_id, created_at, updated_at.'),
-      sort_field: z.string().optional().describe('Field slug (or created_at, updated_at) to sort by. Default created_at.'),
+      filters: fieldMap().optional().describe('Filter object; see the tool description. Field names are field slugs, or record_id, created_at, updated_at.'),
+      sort_field: fieldKey.optional().describe('Field slug (or created_at, updated_at) to sort by. Default created_at.'),
       ascending: z.boolean().optional().describe('Sort direction. Default true. Missing values sort last either way.'),
       page,
       page_size: pageSize,

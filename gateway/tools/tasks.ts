@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { TASK_STATUSES } from '../../src/domain/types.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
-import { page, pageOutput, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { id, page, pageOutput, text, token, pageSize, RELATED_SELECTION, recordIds, relatedRecordOutput } from './shapes.ts';
 
-const taskId = z.string().min(1).describe('Id of a task, e.g. "tsk_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
+const taskId = id('a task', 'tsk');
 const status = z.enum(TASK_STATUSES).describe('open, in_progress or done.');
-const due = z.string().describe('A date ("2026-12-01", meaning the end of that day UTC) or an ISO-8601 timestamp with a time zone.');
-const assignee = z.string().min(1).describe('User id of the assignee. Default: the caller.');
+const due = token().describe('A date ("2026-12-01", meaning the end of that day UTC) or an ISO-8601 timestamp with a time zone.');
+const assignee = z.string().min(1).max(LIMITS.idMaxLength).describe('User id of the assignee. Default: the caller.');
 
 const taskOutput = z.object({
   task_id: z.string(),
@@ -36,11 +37,11 @@ export const taskTools = [
     title: 'List tasks',
     description: 'Lists tasks by due date (no due date last), filtered by assignee, status, due window and linked record. Example (my overdue work): {"assignee_id": "usr_…", "status": ["open", "in_progress"], "due_before": "2026-11-22"}.',
     input: z.strictObject({
-      assignee_id: z.string().min(1).optional().describe('Only tasks assigned to this user.'),
+      assignee_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only tasks assigned to this user.'),
       status: z.union([status, z.array(status).min(1)]).optional().describe('One status or several.'),
       due_before: due.optional().describe('Due on or before this date or time.'),
       due_after: due.optional().describe('Due on or after this date or time.'),
-      record_id: z.string().min(1).optional().describe('Only tasks linked to this record.'),
+      record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only tasks linked to this record.'),
       page,
       page_size: pageSize,
     }),
@@ -71,7 +72,7 @@ export const taskTools = [
     description: 'Creates a task, assigned to the caller unless assignee_id is given, optionally due and linked to records. Example: {"title": "Send proposal", "due_at": "2026-12-01", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       title: z.string().min(1).max(200).describe('What to do.'),
-      body: z.string().max(100_000).optional().describe('Details.'),
+      body: text(LIMITS.stringMaxLength).optional().describe('Details.'),
       status: status.optional(),
       due_at: due.nullable().optional(),
       assignee_id: assignee.nullable().optional(),
@@ -92,7 +93,7 @@ export const taskTools = [
     title: 'Update a task',
     description: 'Changes a task: {"task_id": "tsk_…", "status": "done"} completes it; due_at null clears the due date; record_ids, when given, replaces the links. Example: {"task_id": "tsk_…", "due_at": "2026-12-15", "assignee_id": "usr_…"}.',
     input: z.strictObject({
-      task_id: taskId, title: z.string().min(1).max(200).optional(), body: z.string().max(100_000).optional(), status: status.optional(),
+      task_id: taskId, title: z.string().min(1).max(200).optional(), body: text(LIMITS.stringMaxLength).optional(), status: status.optional(),
       due_at: due.nullable().optional(), assignee_id: assignee.nullable().optional(), record_ids: recordIds.optional(),
     }),
     output: taskOutput,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_ACTIONS, RESOURCE_TYPES } from '../../src/domain/types.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
 import { defineTool, given, pick, READ_ONLY } from './define.ts';
 import { page, pageSize } from './shapes.ts';
 
@@ -25,8 +26,8 @@ export const timelineTools = [
     title: 'Read the timeline',
     description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed. Example: {"record_id": "rec_…", "page_size": 50}.',
     input: z.strictObject({
-      record_id: z.string().min(1).optional().describe('Only events about this record (deleted records keep their history).'),
-      since: z.string().optional().describe('An event id; only events after it are returned.'),
+      record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only events about this record (deleted records keep their history).'),
+      since: z.string().max(LIMITS.idMaxLength).optional().describe('An event id; only events after it are returned.'),
       page,
       page_size: pageSize,
     }),

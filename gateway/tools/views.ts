@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
-import { listId, slug } from './shapes.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { fieldKey, fieldMap, id, listId, slug } from './shapes.ts';
 
-const viewId = z.string().min(1).describe('Id of a view, e.g. "viw_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".');
+const viewId = id('a view', 'viw');
 const sorts = z.array(z.strictObject({
-  field: z.string().min(1).describe('Field slug, or created_at / updated_at.'),
+  field: fieldKey.describe('Field slug, or created_at / updated_at.'),
   ascending: z.boolean().optional().describe('Default true.'),
 })).max(10).describe('Sort order, first key first.');
-const filters = z.record(z.string(), z.unknown()).nullable().describe('A filter in the records.list filter language; checked against the fields when saved.');
-const visible = z.array(z.string().min(1)).max(200).describe('Field slugs shown, in order.');
+const filters = fieldMap().nullable().describe('A filter in the records.list filter language; checked against the fields when saved.');
+const visible = z.array(fieldKey).max(200).describe('Field slugs shown, in order.');
 
 const viewOutput = z.object({
   view_id: z.string(),
@@ -57,7 +58,7 @@ export const viewTools = [
     title: 'Save a view',
     description: 'Saves a view of an object type (object_type_slug) or of a list (list_id): name, filters, sorts, visible fields, all checked against the fields. Example: {"name": "Big open deals", "object_type_slug": "deals", "filters": {"amount": {"gte": 50000}, "stage": {"not_in": ["won", "lost"]}}, "sorts": [{"field": "amount", "ascending": false}]}.',
     input: z.strictObject({
-      name: z.string().min(1).max(100).describe('Display name.'),
+      name: z.string().min(1).max(LIMITS.nameMaxLength).describe('Display name.'),
       object_type_slug: slug('The object type viewed').optional(),
       list_id: listId.optional().describe('For a view of a list: the list.'),
       filters: filters.optional(),
@@ -79,7 +80,7 @@ export const viewTools = [
     title: 'Update a saved view',
     description: "Changes a view's name, filters (null clears them), sorts or visible fields. Members change only views they created. Example: {\"view_id\": \"viw_…\", \"filters\": {\"amount\": {\"gte\": 100000}}, \"sorts\": [{\"field\": \"amount\", \"ascending\": false}]}.",
     input: z.strictObject({
-      view_id: viewId, name: z.string().min(1).max(100).optional(), filters: filters.optional(), sorts: sorts.optional(), visible_fields: visible.optional(),
+      view_id: viewId, name: z.string().min(1).max(LIMITS.nameMaxLength).optional(), filters: filters.optional(), sorts: sorts.optional(), visible_fields: visible.optional(),
     }),
     output: viewOutput,
     annotations: UPDATES,

@@ -7,7 +7,8 @@ export function paramPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
+    // An empty key still names a parameter the caller sent: show it as "".
+    else out += out ? `.${String(part) || '""'}` : String(part) || '""';
   }
   return out;
 }

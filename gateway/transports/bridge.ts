@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { CrmError } from '../../src/domain/errors.ts';
-import { readJsonBody } from '../body.ts';
+import { readJsonBody, unmarkKey } from '../body.ts';
+import { LIMITS } from '../../src/domain/limits.ts';
 import type { GatewayDeps } from '../state.ts';
 import { invokeTool } from '../tools/invoke.ts';
 import { edge, onlyPost } from './rest.ts';
@@ -28,7 +29,8 @@ function parseEnvelope(body: unknown): { tool: string; params: unknown } {
     throw new CrmError('validation_error', 'the body must be an object {"tool": "<category>.<action>", "params": {...}}', { param: 'body', rule: 'type' });
   }
   const { tool, params, ...rest } = body as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
+  const marked = Object.keys(rest)[0];
+  const extra = marked === undefined ? undefined : unmarkKey(marked).slice(0, LIMITS.keyMaxLength);
   if (extra !== undefined) {
     throw new CrmError('validation_error', `${extra} is not a field of the bridge envelope; send {"tool", "params"}`, { param: extra, rule: 'unknown_parameter', allowed: ['tool', 'params'] });
   }

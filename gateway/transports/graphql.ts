@@ -7,6 +7,8 @@ import { createContext, type GraphQLContext } from '../../src/graphql/context.ts
 import { schema } from '../../src/graphql/schema.ts';
 import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
+import { readBodyBytes } from '../body.ts';
+import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { edge } from './rest.ts';
 
 interface ServerContext {
@@ -22,6 +24,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    plugins: graphqlLimitPlugins(),
     logging: false,
     graphiql: { title: 'CRM GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <API_KEY>' }) },
     context: ({ principal }) => {
@@ -37,6 +40,9 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
             extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
           });
         }
+        // Our operation bounds: a 400 whatever the Accept header (yoga answers parse errors with 200
+        // to application/json clients, as the GraphQL-over-HTTP spec allows).
+        if (isBoundError(error)) return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400 } } });
         if (error instanceof GraphQLError && !error.originalError) return error;
         deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
         return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
@@ -45,6 +51,12 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
   });
 
   const handle: Middleware = async (ctx) => {
+    // Yoga would read up to 25 MB; read the body here under the gateway's limit and hand it over
+    // (yoga takes a Buffer on `req.body` in place of the stream).
+    if (ctx.method === 'POST') {
+      const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
+      if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
+    }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
   };

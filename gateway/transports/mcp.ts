@@ -3,12 +3,13 @@ import type { Context, Middleware } from 'koa';
 import {
   createMcpHandler, isLegacyRequest, ProtocolErrorCode as RpcCode, WebStandardStreamableHTTPServerTransport, type AuthInfo,
 } from '@modelcontextprotocol/server';
-import { CrmError, isCrmError } from '../../src/domain/errors.ts';
+import { isCrmError } from '../../src/domain/errors.ts';
 import { readJsonBody } from '../body.ts';
 import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
 import { buildServer, principalOf } from './mcp-server.ts';
+import { checkHostAndOrigin } from './host-origin.ts';
 import { edge } from './rest.ts';
 
 export { rpcError } from './mcp-rpc.ts';
@@ -27,7 +28,7 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
   const modern = createMcpHandler((c) => buildServer(deps, principalOf(c)), {
     legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
   });
-  router.post(paths, edge('mcp'), checkOrigin(deps), authenticate, async (ctx) => {
+  router.post(paths, edge('mcp'), checkHostAndOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
     const invalid = envelopeError(body) ?? batchError(body, ctx.get('MCP-Protocol-Version') || undefined);
@@ -48,17 +49,6 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
     ctx.set('Allow', 'POST');
     ctx.body = rpcError(-32000, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
   });
-}
-
-/** A present Origin must be allowed (DNS-rebinding protection); non-browser clients send none. */
-function checkOrigin(deps: GatewayDeps): Middleware {
-  return (ctx, next) => {
-    const origin = ctx.get('Origin');
-    if (!origin) return next();
-    const own = `${ctx.protocol}://${ctx.host}`;
-    if (origin === own || deps.config.allowedOrigins.includes(origin)) return next();
-    throw new CrmError('permission_denied', `origin ${origin} is not allowed; set ALLOWED_ORIGINS to allow it`, { param: 'Origin' });
-  };
 }
 
 /** The parsed JSON-RPC body, or undefined after answering a parse error (-32700). */

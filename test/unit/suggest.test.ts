@@ -57,3 +57,23 @@ describe('nearest', () => {
     expect(nearest('ab', ['ax', 'ay'])).toBe('ax');
   });
 });
+
+describe('nearest on hostile input', () => {
+  const tools = Array.from({ length: 62 }, (_, i) => `category${i}.action_${i}`);
+
+  it('suggests nothing for a 1 MB input, without comparing it', () => {
+    expect(nearest('a'.repeat(1_048_576), tools)).toBeUndefined();
+    expect(nearest(`${'x'.repeat(1_048_576)}records.list`, ['records.list'])).toBeUndefined();
+  });
+
+  it('still suggests for an input at the length cap', () => {
+    const name = `f${'a'.repeat(62)}`;
+    expect(nearest(`${name.slice(0, -1)}b`, [name, 'email'])).toBe(name);
+  });
+
+  it('stops counting edits past the budget it was given', () => {
+    expect(editDistance('abcdefgh', 'zyxwvuts', 2)).toBe(3);
+    expect(editDistance('abcdefgh', 'abcdefgh', 2)).toBe(0);
+    expect(editDistance('a'.repeat(10), 'a'.repeat(100), 5)).toBe(6);
+  });
+});

@@ -1,0 +1,56 @@
+import { CrmError } from '../../src/domain/errors.ts';
+import { LIMITS, PROTOTYPE_KEYS } from '../../src/domain/limits.ts';
+import { unmarkKey } from '../body.ts';
+import { paramPath } from './zod-errors.ts';
+
+/**
+ * The bounds every tool shares, checked on the raw parameters before zod or anything else runs,
+ * so a tool that forgot a `.max()` still cannot be handed a megabyte string, a megabyte key, a
+ * prototype key or a thousand levels of nesting. One pass, iterative (no recursion to overflow),
+ * linear in the size of the parameters.
+ */
+export function guardParams(params: unknown, tool: string): void {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: params, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.length > LIMITS.stringMaxLength) throw tooLong(path, value.length);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= LIMITS.nestingMaxDepth) {
+      throw new CrmError('validation_error', `${name(path)} is nested more than ${LIMITS.nestingMaxDepth} levels deep`, {
+        param: name(path), rule: 'max_depth', max: LIMITS.nestingMaxDepth,
+      });
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
+      continue;
+    }
+    for (const rawKey of Object.keys(value)) {
+      const key = unmarkKey(rawKey);
+      if (PROTOTYPE_KEYS.has(key)) {
+        const param = paramPath([...path, key]);
+        throw new CrmError('validation_error', `${param} is not a parameter of ${tool}`, { param, rule: 'unknown_parameter' });
+      }
+      if (key.length > LIMITS.keyMaxLength) {
+        const param = paramPath([...path, `${key.slice(0, 40)}…`]);
+        throw new CrmError('validation_error', `${param}: a key may have at most ${LIMITS.keyMaxLength} characters, got ${key.length}`, {
+          param, rule: 'key_max', max: LIMITS.keyMaxLength,
+        });
+      }
+      stack.push({ value: (value as Record<string, unknown>)[rawKey], path: [...path, key] });
+    }
+  }
+}
+
+function name(path: readonly PropertyKey[]): string {
+  return paramPath(path) || 'params';
+}
+
+function tooLong(path: readonly PropertyKey[], length: number): CrmError {
+  const param = name(path);
+  return new CrmError('validation_error', `${param}: a string may have at most ${LIMITS.stringMaxLength} characters, got ${length}`, {
+    param, rule: 'max', max: LIMITS.stringMaxLength,
+  });
+}

@@ -1,0 +1,86 @@
+import { maxAliasesPlugin, maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin, maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { Plugin } from 'graphql-yoga';
+import { LIMITS } from '../../src/domain/limits.ts';
+
+const G = LIMITS.graphql;
+
+/** The extensions every bound's error carries: the service's code and HTTP 400 (fresh each time: yoga consumes `http`). */
+const invalid = () => ({ code: 'validation_error', http: { status: 400 } });
+
+/** Whether an error is one of the bounds below refusing an operation. */
+export function isBoundError(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError && error.extensions.code === 'validation_error' && !error.originalError;
+}
+
+/** graphql-armor reports through this: the limit error gets our code and status. */
+const tagged = {
+  exposeLimits: true,
+  onReject: [(_context: unknown, error: GraphQLError) => { Object.assign(error.extensions, invalid()); }],
+};
+
+/**
+ * A field's selection counts once per item it can return: `page_size` (paged lists) or `limit`
+ * (graph walks and other capped lists), else once. So five aliases of `records(page_size: 100)`
+ * cost five hundred times their item selection, which is what the server would build.
+ */
+export const listSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
+  const size = typeof args.page_size === 'number' ? args.page_size
+    : typeof args.limit === 'number' ? args.limit
+      : 'page_size' in args ? LIMITS.pageSizeDefault : 1;
+  return 1 + childComplexity * Math.max(1, size);
+};
+
+/** The cost of an operation with its variables, by the rule above. */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
+  return getComplexity({
+    schema, query: document, variables, operationName, estimators: [listSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
+  });
+}
+
+/** The validation rules of the depth, alias and directive bounds, for checking fixed documents. */
+export function limitRules(): ValidationRule[] {
+  return [
+    maxDepthRule({ n: G.maxDepth, ...tagged }),
+    maxAliasesRule({ n: G.maxAliases, ...tagged }),
+    maxDirectivesRule({ n: G.maxDirectives, ...tagged }),
+  ] as unknown as ValidationRule[];
+}
+
+/** Refuses an operation whose cost, computed with its variables, is past `LIMITS.graphql.maxCost`. */
+function costLimitPlugin(): Plugin {
+  return {
+    onExecute({ args }) {
+      let cost: number;
+      try {
+        cost = operationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName ?? undefined);
+      } catch {
+        return; // bad variables or operation name: execution reports them precisely.
+      }
+      if (cost > G.maxCost) {
+        throw new GraphQLError(`Query cost limit of ${G.maxCost} exceeded, found ${cost}: ask for fewer items (page_size, limit) or fewer fields`, {
+          extensions: { ...invalid(), rule: 'max_cost', max: G.maxCost },
+        });
+      }
+    },
+  };
+}
+
+/**
+ * The yoga plugins that bound one `/graphql` operation: tokens (while parsing, so a huge
+ * document stops early), depth, aliases, directives, and a cost that counts list sizes. Each
+ * refusal is a 400 with `extensions.code` = `validation_error`.
+ */
+export function graphqlLimitPlugins(): Plugin[] {
+  return [
+    maxTokensPlugin({ n: G.maxTokens, ...tagged }),
+    maxDepthPlugin({ n: G.maxDepth, ...tagged }),
+    maxAliasesPlugin({ n: G.maxAliases, ...tagged }),
+    maxDirectivesPlugin({ n: G.maxDirectives, ...tagged }),
+    costLimitPlugin(),
+  ] as Plugin[];
+}

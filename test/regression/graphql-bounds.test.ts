@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, parse, typeFromAST, validate,
+  type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
+} from 'graphql';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import { listTools } from '../../gateway/tools/index.ts';
+import { limitRules, operationCost } from '../../gateway/transports/graphql-limits.ts';
+import { startHarness, type Harness } from '../e2e/harness.ts';
+
+const G = LIMITS.graphql;
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function gql(body: string | object): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${h.url}/graphql`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+const RECORDS = 'records(object_type_slug: "companies", page_size: 100) { items { record_id data display_name created_at updated_at } total }';
+
+function expectRefused(res: { status: number; body: any }, message: RegExp): void {
+  expect(res.status).toBe(400);
+  expect(res.body.errors[0].extensions.code).toBe('validation_error');
+  expect(res.body.errors[0].message).toMatch(message);
+  expect(res.body.data).toBeUndefined();
+}
+
+describe('/graphql operation bounds', () => {
+  it('refuses 5,000 aliases of a 100-item page before running any of them', async () => {
+    const query = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: ${RECORDS}`).join(' ')} }`;
+    expectRefused(await gql({ query }), /limit/i);
+  });
+
+  it('refuses 25,000 aliases of objectTypes', async () => {
+    const query = `{ ${Array.from({ length: 25_000 }, (_, i) => `a${i}: objectTypes { slug }`).join(' ')} }`;
+    expectRefused(await gql({ query }), /limit/i);
+  });
+
+  it(`refuses more than ${G.maxAliases} aliases in a small document`, async () => {
+    const query = `{ ${Array.from({ length: G.maxAliases + 1 }, (_, i) => `a${i}: objectTypes { slug }`).join(' ')} }`;
+    expectRefused(await gql({ query }), /Aliases limit/);
+  });
+
+  it(`refuses a document of more than ${G.maxTokens} tokens`, async () => {
+    const query = `{ objectTypes { ${'slug '.repeat(G.maxTokens)} } }`;
+    expectRefused(await gql({ query }), /Token limit/);
+  });
+
+  it(`refuses a selection nested deeper than ${G.maxDepth}`, async () => {
+    const query = `{ ${'a { '.repeat(G.maxDepth + 1)}b${' }'.repeat(G.maxDepth + 1)} }`;
+    expectRefused(await gql({ query }), /depth limit/);
+  });
+
+  it(`refuses more than ${G.maxDirectives} directives`, async () => {
+    const query = `{ objectTypes ${'@skip(if: false) '.repeat(G.maxDirectives + 1)} { slug } }`;
+    expectRefused(await gql({ query }), /Directives limit/);
+  });
+
+  it('refuses an operation whose list sizes add up past the cost limit, literal or in variables', async () => {
+    const aliases = (arg: string) => Array.from({ length: G.maxAliases }, (_, i) => `a${i}: records(object_type_slug: "companies", page_size: ${arg}) {
+      items { record_id id object_type_slug data display_name assignee_id created_by created_at updated_at deleted_at } }`).join(' ');
+    expectRefused(await gql({ query: `{ ${aliases('100')} }` }), /cost limit/);
+    expectRefused(await gql({ query: `query($n: Int) { ${aliases('$n')} }`, variables: { n: 100 } }), /cost limit/);
+  });
+
+  it('still runs the same operation when its pages are small', async () => {
+    const query = `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: records(object_type_slug: "companies", page_size: 2) { total }`).join(' ')} }`;
+    const res = await gql({ query });
+    expect(res.status).toBe(200);
+    expect(res.body.data.a0.total).toBeTypeOf('number');
+  });
+
+  it('still answers the introspection query GraphiQL sends', async () => {
+    const res = await gql({ query: getIntrospectionQuery() });
+    expect(res.status).toBe(200);
+    expect(res.body.data.__schema.queryType.name).toBe('Query');
+  });
+
+  it('answers a body over the gateway limit with 413 without parsing it', async () => {
+    const query = `{ objectTypes { slug } } # ${'x'.repeat(LIMITS.bodyMaxBytes)}`;
+    const res = await gql({ query });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+  });
+});
+
+describe('the tools\' own operations', () => {
+  it.each(listTools().map((t) => [t.name, t.operation.document]))('%s stays within every /graphql bound at the largest page and limit', (_, source) => {
+    const document = parse(source, { maxTokens: G.maxTokens });
+    expect(validate(schema, document, limitRules())).toEqual([]);
+    expect(operationCost(schema, document, worstVariables(document))).toBeLessThanOrEqual(G.maxCost);
+  });
+});
+
+/** Variables for a fixed document: the largest page_size and limit, the least of everything else. */
+function worstVariables(document: DocumentNode): Record<string, unknown> {
+  const op = document.definitions[0] as OperationDefinitionNode;
+  const out: Record<string, unknown> = {};
+  for (const v of op.variableDefinitions ?? []) {
+    const name = v.variable.name.value;
+    if (name === 'page_size') out[name] = LIMITS.pageSizeMax;
+    else if (name === 'limit') out[name] = LIMITS.graphLimitMax;
+    else if (v.type.kind === 'NonNullType') out[name] = sample(typeFromAST(schema, v.type) as GraphQLInputType);
+  }
+  return out;
+}
+
+function sample(type: GraphQLInputType): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return [];
+  const named = getNamedType(inner);
+  if (isEnumType(named)) return named.getValues()[0]!.value;
+  if (isInputObjectType(named)) {
+    return Object.fromEntries(Object.values(named.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
+  }
+  return ({ Int: 1, Float: 1, Boolean: true, JSON: {} } as Record<string, unknown>)[named.name] ?? 'x';
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/domain/limits.ts';
+import { callTool, rpc, startHarness, STYLES, type Harness } from '../e2e/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const owner = () => h.ws.owner.key;
+/** Parameters from raw JSON, so `__proto__` stays an own key as a client would send it. */
+const raw = (json: string) => JSON.parse(json) as Record<string, unknown>;
+const MB = 1_000_000;
+
+async function timelineTotal(): Promise<number> {
+  const out = await callTool(h, 'rest', owner(), 'timeline.list', { page_size: 1 });
+  if (!out.ok) throw new Error(out.message);
+  return out.result.total;
+}
+
+describe.each(STYLES)('oversize strings over %s', (style) => {
+  it.each([
+    ['a filter key', 'records.list', { object_type_slug: 'companies', filters: { ['f'.repeat(MB)]: 'x' } }, /^filters\.f+…$/],
+    ['a sort_field', 'records.list', { object_type_slug: 'companies', sort_field: 's'.repeat(MB) }, /^sort_field$/],
+    ['a data key', 'records.create', { object_type_slug: 'companies', data: { ['d'.repeat(MB)]: 1 } }, /^data\.d+…$/],
+    ['an object slug', 'records.list', { object_type_slug: 'o'.repeat(MB) }, /^object_type_slug$/],
+    ['a note kind', 'notes.list', { kind: 'k'.repeat(MB) }, /^kind$/],
+    ['a task status', 'tasks.list', { status: 's'.repeat(MB) }, /^status$/],
+  ])('refuses 1 MB as %s with validation_error naming it', async (_, tool, params, param) => {
+    const out = await callTool(h, style, owner(), tool, params);
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error' });
+    expect(out.ok || out.details.param).toMatch(param);
+  });
+
+  it('refuses a sort_field or a data key past its schema bound', async () => {
+    const long = 'a'.repeat(LIMITS.fieldKeyMaxLength + 1);
+    const sort = await callTool(h, style, owner(), 'records.list', { object_type_slug: 'companies', sort_field: long });
+    expect(sort).toMatchObject({ status: 400, code: 'validation_error', details: { param: 'sort_field', rule: 'max' } });
+    const key = await callTool(h, style, owner(), 'records.create', { object_type_slug: 'companies', data: { [long]: 1 } });
+    expect(key).toMatchObject({ status: 400, code: 'validation_error', details: { param: expect.stringMatching(/^data\./) } });
+  });
+
+  it(`refuses parameters nested more than ${LIMITS.nestingMaxDepth} levels deep`, async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 1000; i++) deep = [deep];
+    const out = await callTool(h, style, owner(), 'records.list', { object_type_slug: 'companies', filters: { name: deep } });
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { rule: 'max_depth' } });
+  });
+});
+
+describe('oversize tool names', () => {
+  it('refuses a 1 MB tool name on the bridge with validation_error on tool', async () => {
+    const out = await callTool(h, 'bridge', owner(), 'x'.repeat(MB), {});
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { param: 'tool' } });
+  });
+
+  it('refuses a 100 KB tool name on MCP as invalid params', async () => {
+    const res = await rpc(h, owner(), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x'.repeat(100_000), arguments: {} } });
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.message).toMatch(/at most 64 characters/);
+  });
+});
+
+describe.each(STYLES)('prototype keys over %s', (style) => {
+  it('refuses a __proto__ filter instead of dropping it and listing every record', async () => {
+    const out = await callTool(h, style, owner(), 'records.list', raw('{"object_type_slug": "companies", "filters": {"__proto__": {"name": "nomatch"}}}'));
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { param: 'filters.__proto__', rule: 'unknown_parameter' } });
+  });
+
+  it('refuses a view whose filters hold __proto__, and saves nothing', async () => {
+    const before = await timelineTotal();
+    const out = await callTool(h, style, owner(), 'views.create', raw('{"name": "v", "object_type_slug": "companies", "filters": {"__proto__": {"name": "x"}}}'));
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { param: 'filters.__proto__' } });
+    expect(await timelineTotal()).toBe(before);
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as a data key of records.update, changing nothing', async (key) => {
+    const created = await callTool(h, style, owner(), 'records.create', { object_type_slug: 'companies', data: { name: `Proto ${style} ${key}` } });
+    if (!created.ok) throw new Error(created.message);
+    const before = await timelineTotal();
+    const out = await callTool(h, style, owner(), 'records.update', raw(`{"record_id": "${created.result.record_id}", "data": {"${key}": {"name": "x"}}}`));
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { param: `data.${key}`, rule: 'unknown_parameter' } });
+    expect(await timelineTotal()).toBe(before);
+  });
+
+  it('refuses a top-level __proto__ parameter like any other unknown parameter', async () => {
+    const out = await callTool(h, style, owner(), 'records.list', raw('{"object_type_slug": "companies", "__proto__": {"page_size": 1}}'));
+    expect(out).toMatchObject({ status: 400, code: 'validation_error', details: { param: '__proto__', rule: 'unknown_parameter' } });
+  });
+
+});
+
+describe('prototype keys hidden in JSON escapes', () => {
+  it('refuses a __proto__ key written with a unicode escape', async () => {
+    const res = await fetch(`${h.url}/v1/records/list`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${owner()}`, 'Content-Type': 'application/json' },
+      body: '{"object_type_slug": "companies", "filters": {"\\u005f_proto__": {}}}',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_error', details: { param: 'filters.__proto__' } });
+  });
+});
+
+describe('bodies over the limit', () => {
+  it('answers 413 to a chunked body without a length once it passes the limit, and the client reads it', async () => {
+    const chunk = new TextEncoder().encode(`"${'x'.repeat(64 * 1024)}",`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"object_type_slug": "companies", "filters": {"name": {"in": ['));
+        if (sent > 2 * LIMITS.bodyMaxBytes) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${h.url}/v1/records/list`, {
+      method: 'POST', headers: { Authorization: `Bearer ${owner()}`, 'Content-Type': 'application/json' }, body, duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large' });
+  });
+});
