@@ -18,6 +18,12 @@ export const ID_PREFIXES = {
   note: 'nte',
   task: 'tsk',
   event: 'evt',
+  email: 'eml',
+  message: 'msg',
+  meeting: 'mtg',
+  integration: 'int',
+  ticket: 'tkt',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

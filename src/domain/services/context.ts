@@ -1,6 +1,11 @@
 import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
+import { BillingService } from './billing.ts';
+import { EmailService } from './email.ts';
+import { IntegrationService } from './integrations.ts';
 import { ListService } from './lists.ts';
+import { MeetingService } from './meetings.ts';
+import { MessageService } from './messages.ts';
 import { NoteService } from './notes.ts';
 import { ObjectService } from './objects.ts';
 import { RecordService } from './records.ts';
@@ -17,6 +22,11 @@ export interface Services {
   notes: NoteService;
   tasks: TaskService;
   timeline: TimelineService;
+  email: EmailService;
+  messages: MessageService;
+  meetings: MeetingService;
+  integrations: IntegrationService;
+  billing: BillingService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -30,5 +40,10 @@ export function createServices(store: Store, actor: Actor): Services {
     notes: new NoteService(store, actor, records),
     tasks: new TaskService(store, actor, records),
     timeline: new TimelineService(store, actor),
+    email: new EmailService(store, actor),
+    messages: new MessageService(store, actor),
+    meetings: new MeetingService(store, actor),
+    integrations: new IntegrationService(store, actor),
+    billing: new BillingService(store, actor),
   };
 }

@@ -1,4 +1,5 @@
 import type { Store } from '../../domain/store/port.ts';
+import { commMethods } from './comms.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';
@@ -53,6 +54,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...noteMethods(conn),
     ...taskMethods(conn),
     ...timelineMethods(conn),
+    ...commMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };
