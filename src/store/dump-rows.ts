@@ -5,6 +5,7 @@ import {
   type StoredRecord, type Task, type TimelineEvent, type User, type ViewSort, type Workspace,
 } from '../domain/types.ts';
 import { DUMP_ORDER, type DumpKind, type DumpRow } from '../domain/store/port-dump.ts';
+import { COMM_KINDS, type Comm, type UsageCount } from '../domain/store/port-comms.ts';
 
 /**
  * The shape check of dump rows on their way in. A dump file is outside input: every row must be
@@ -132,6 +133,12 @@ const ROWS: { readonly [K in DumpKind]: Check } = {
     assignee_id: nullableText, record_ids: ids, created_by: nullableText, completed_at: nullableTime, created_at: time,
     updated_at: time, deleted_at: nullableTime,
   }),
+  comm: shape<Comm>({
+    id: text, workspace_id: text, kind: oneOf(COMM_KINDS), status: text, tag: nullableText, thread_id: nullableText, at: time, data: object,
+    record_ids: ids, attempts: integer, next_attempt_at: nullableTime, created_by: nullableText, created_at: time, updated_at: time,
+    deleted_at: nullableTime,
+  }),
+  usage: shape<UsageCount>({ workspace_id: text, period: text, style: oneOf(CALL_STYLES), count: integer }),
   event: shape<TimelineEvent>({
     id: text, workspace_id: text, at: time, actor_id: nullableText, key_id: nullableText, via: nullable(oneOf(CALL_STYLES)),
     tool: nullableText, action: oneOf(EVENT_ACTIONS), resource_type: oneOf(RESOURCE_TYPES), resource_id: text, record_ids: ids,

@@ -25,6 +25,11 @@ export function insertComm(c: Connection, comm: Comm): void {
   insertLinks(c, COMM_LINKS, comm.id, comm.record_ids);
 }
 
+/** Writes a usage counter as given (load). */
+export function insertUsageRow(c: Connection, u: UsageCount): void {
+  c.run('INSERT INTO usage_counters (workspace_id, period, style, count) VALUES (?, ?, ?, ?)', u.workspace_id, u.period, u.style, u.count);
+}
+
 /** Synchronous comms methods of the Store: emails, messages, meetings, tickets, integrations, deliveries, usage. */
 export function commMethods(c: Connection) {
   const find = (workspaceId: string, kind: CommKind, id: string): Comm | undefined => {

@@ -1,4 +1,5 @@
 import { statement } from '../statement.ts';
+import { ABOUT } from './load.ts';
 import { replaceLinks } from './resources.ts';
 
 /**
@@ -88,3 +89,21 @@ SET n.count = n.count + u.count`);
 export const GET_USAGE = statement('getUsage', ['workspace_id', 'period'], `
 MATCH (n:Usage {workspace_id: $workspace_id, period: $period})
 RETURN n.style AS style, n.count AS count`);
+
+/** Every usage counter of a workspace (a few per month), for the dump. */
+export const DUMP_USAGE = statement('dumpUsage', ['workspace_id'], `
+MATCH (n:Usage {workspace_id: $workspace_id})
+RETURN n.workspace_id AS workspace_id, n.period AS period, n.style AS style, n.count AS count
+ORDER BY n.period, n.style`);
+
+/** `$rows`: {props (every property, data as JSON), record_ids (distinct, checked)}, as dumped. */
+export const LOAD_COMMS = statement('loadComms', ['workspace_id', 'rows'], `
+UNWIND $rows AS row
+CREATE (t:Comm)
+SET t = row.props
+${ABOUT}`);
+
+/** `$rows`: usage counters as dumped. */
+export const LOAD_USAGE = statement('loadUsage', ['workspace_id', 'rows'], `
+UNWIND $rows AS row
+CREATE (:Usage {workspace_id: $workspace_id, period: row.period, style: row.style, count: toInteger(row.count)})`);

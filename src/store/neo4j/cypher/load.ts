@@ -134,7 +134,7 @@ CREATE (t:View {id: row.id, workspace_id: $workspace_id, name: row.name, object_
                 updated_at: row.updated_at, deleted_at: row.deleted_at})`);
 
 /** Gives the owner `t` one ABOUT edge per id of `row.record_ids` (distinct, checked), positions in order. */
-const ABOUT = `WITH t, row
+export const ABOUT = `WITH t, row
 UNWIND range(0, size(row.record_ids) - 1) AS position
 MATCH (r:Record {id: row.record_ids[position], workspace_id: $workspace_id})
 CREATE (t)-[:ABOUT {position: position}]->(r)`;
