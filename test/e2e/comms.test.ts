@@ -149,3 +149,25 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     expect(await call('integrations.connect', { provider: 'webhook', config: {} }, h.ws.member.key)).toMatchObject({ ok: false, status: 403 });
   });
 });
+
+describe('the same operations in GraphQL', () => {
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`${h.url}/graphql`, {
+      method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ query, variables }),
+    });
+    return res.json() as Promise<{ data?: any; errors?: any[] }>;
+  };
+
+  it('sends a message, lists it, and counts the GraphQL calls in billing', async () => {
+    const sent = await gql('mutation($b: String!) { sendMessage(channel: internal, body: $b) { message_id status } }', { b: 'via graphql' });
+    expect(sent.data.sendMessage.status).toBe('delivered');
+    const read = await gql('{ messages(thread_id: "' + sent.data.sendMessage.message_id + '") { total items { body } } billing { usage { calls_by_style { graphql } } } }');
+    expect(read.data.messages).toEqual({ total: 1, items: [{ body: 'via graphql' }] });
+    expect(read.data.billing.usage.calls_by_style.graphql).toBeGreaterThanOrEqual(2);
+  });
+
+  it('carries the error code of a refused meeting in extensions', async () => {
+    const out = await gql('mutation { createMeeting(title: "x", starts_at: "2027-01-01T10:00:00Z", ends_at: "2027-01-01T09:00:00Z") { meeting_id } }');
+    expect(out.errors?.[0]).toMatchObject({ extensions: { code: 'validation_error', details: { param: 'ends_at' } } });
+  });
+});
