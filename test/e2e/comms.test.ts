@@ -147,6 +147,10 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     const otherRecord = (await ok('records.create', { object_type_slug: 'contacts', data: { name: 'Theirs' } }, h.other.owner.key)).record_id;
     expect(await call('email.send', { to: 'a@example.com', subject: 's', body: 'b', record_ids: [otherRecord] })).toMatchObject({ ok: false, status: 400, details: { param: 'record_ids[0]' } });
     expect(await call('integrations.connect', { provider: 'webhook', config: {} }, h.ws.member.key)).toMatchObject({ ok: false, status: 403 });
+    const ownersRecord = (await ok('records.create', { object_type_slug: 'contacts', data: { name: `Owned ${style}` } })).record_id;
+    expect(await call('meetings.create', { title: 'm', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', record_ids: [ownersRecord] }, h.ws.member.key))
+      .toMatchObject({ ok: false, status: 403, code: 'permission_denied', details: { param: 'record_ids' } });
+    expect((await ok('messages.send', { channel: 'internal', body: 'free-standing' }, h.ws.member.key)).status).toBe('delivered');
   });
 });
 
