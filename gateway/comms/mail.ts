@@ -19,7 +19,7 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
  * The stored Message-ID is used, so replies and bounces can be matched to the email.
  */
 export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<SmtpOutcome> {
-  const transport = nodemailer.createTransport(smtpUrl, TIMEOUTS as never);
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
   try {
     const info = await transport.sendMail({
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,

@@ -106,6 +106,9 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     expect(await call('meetings.create', base)).toMatchObject({ ok: false, status: 400, details: { param: 'ends_at' } });
     expect(await call('meetings.create', { ...base, ends_at: '2027-01-01T11:00', time_zone: 'Mars/Olympus' })).toMatchObject({ ok: false, status: 400, details: { param: 'time_zone' } });
     expect(await call('meetings.create', { ...base, starts_at: '2027-01-01T08:00' })).toMatchObject({ ok: false, status: 400, details: { param: 'starts_at' } });
+    const unknown = { ...base, ends_at: '2027-01-01T11:00:00Z', attendees: [{ email: 'a@example.com' }, { record_id: 'rec_00000000000000000000000000' }] };
+    expect(await call('meetings.create', unknown)).toMatchObject({ ok: false, status: 400, details: { param: 'attendees[1].record_id' } });
+    expect(await call('meetings.create', { ...base, ends_at: '2027-01-01T11:00:00Z', attendees: [{ email: 'nope' }] })).toMatchObject({ ok: false, status: 400, details: { param: 'attendees[0].email' } });
   });
 
   it('lists the providers and refuses to store a secret without SECRETS_KEY', async () => {

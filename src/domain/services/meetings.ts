@@ -59,7 +59,12 @@ export class MeetingService extends CommsBase {
       return { email: addressList(a.email, `attendees[${i}].email`)[0]! };
     });
     const attendeeRecords = attendees.flatMap((a) => (a.record_id ? [a.record_id] : []));
-    await this.linkable(attendeeRecords, 'attendees');
+    const found = new Set((await this.store.getRecords(this.ws, attendeeRecords)).map((r) => r.id));
+    attendees.forEach((a, i) => {
+      if (a.record_id !== undefined && !found.has(a.record_id)) {
+        throw validationError(`attendees[${i}].record_id`, `attendees[${i}].record_id: record ${a.record_id} does not exist or was deleted`, { rule: 'reference_not_found' });
+      }
+    });
     const recordIds = await this.linkable([...(input.record_ids ?? []), ...attendeeRecords]);
     const data = {
       title, starts_at: startsAt, ends_at: endsAt, time_zone: input.time_zone ?? null, attendees,
