@@ -34,7 +34,7 @@ export class CommsBase {
   }
 
   /** Creates the item with a `create` event on the timelines of its records, in one transaction. */
-  protected async insert(kind: CommKind & ('email' | 'message' | 'meeting' | 'ticket' | 'integration'), input: Omit<NewComm, 'kind' | 'created_by'>,
+  protected async insert(kind: Exclude<CommKind, 'delivery'>, input: Omit<NewComm, 'kind' | 'created_by'>,
     diff: Record<string, FieldChange> | null): Promise<Comm> {
     const id = input.id ?? newId(kind);
     return this.store.createComm(this.ws, { ...input, id, kind, created_by: this.actor.user_id }, [eventFor(this.actor, 'create', kind, id, input.record_ids, diff)]);
