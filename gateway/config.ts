@@ -24,6 +24,7 @@ const schema = z.object({
   COMMS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   COMMS_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
   COMMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1_048_576).default(1_048_576),
 });
@@ -43,7 +44,7 @@ export interface Config {
   secretsKey: string | undefined;
   supportEmail: string | undefined;
   /** Outbound delivery (email outbox, webhooks): polling, retry backoff base, attempts before `failed`. */
-  comms: { pollMs: number; retryBaseMs: number; maxAttempts: number; allowPrivateNetworks: boolean };
+  comms: { pollMs: number; retryBaseMs: number; maxAttempts: number; allowPrivateNetworks: boolean; webhookTimeoutMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   bodyLimitBytes: number;
   restPrefix: string;
@@ -83,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: e.SUPPORT_EMAIL,
     comms: {
       pollMs: e.COMMS_POLL_MS, retryBaseMs: e.COMMS_RETRY_BASE_MS, maxAttempts: e.COMMS_MAX_ATTEMPTS,
-      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true', webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -16,6 +16,7 @@ export interface WebhookOptions extends RetryPolicy {
    * earlier but committed later (concurrent writers on Neo4j) is then still picked up.
    */
   settleMs: number;
+  /** How long a receiver may take to answer before the try counts as failed. */
   timeoutMs?: number;
 }
 

@@ -20,7 +20,8 @@ export interface CommsWorkers {
 export function startCommsWorkers(store: Store, config: Config, logger: Logger): CommsWorkers {
   const secretsKey = config.secretsKey ? parseSecretsKey(config.secretsKey) : null;
   const policy = { baseMs: config.comms.retryBaseMs, maxAttempts: config.comms.maxAttempts };
-  const hooks = { ...policy, secretsKey, allowPrivateNetworks: config.comms.allowPrivateNetworks, settleMs: store.kind === 'neo4j' ? 5000 : 0 };
+  const hooks = { ...policy, secretsKey, allowPrivateNetworks: config.comms.allowPrivateNetworks, settleMs: store.kind === 'neo4j' ? 5000 : 0,
+    timeoutMs: config.comms.webhookTimeoutMs };
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
 

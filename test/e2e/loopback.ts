@@ -73,8 +73,11 @@ export function verifySignature(header: string | undefined, body: string, secret
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** An HTTP receiver that answers 500 to the first `failFirst` tries of each delivery id, then 204. */
-export async function startReceiver(secret: string, failFirst = 0): Promise<Receiver> {
+/**
+ * An HTTP receiver that answers 500 to the first `failFirst` tries of each delivery id (or, with
+ * `hang`, never answers them), then 204.
+ */
+export async function startReceiver(secret: string, failFirst = 0, opts: { hang?: boolean } = {}): Promise<Receiver> {
   const hits: Hit[] = [];
   const tries = new Map<string, number>();
   const server = createServer((req, res) => {
@@ -87,13 +90,20 @@ export async function startReceiver(secret: string, failFirst = 0): Promise<Rece
       tries.set(id, n);
       const status = n <= failFirst ? 500 : 204;
       hits.push({ headers: req.headers, body, signed: verifySignature(req.headers['crm-signature'] as string | undefined, body, secret), status });
+      if (status === 500 && opts.hang) return;
       res.statusCode = status;
       res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, hits, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`, hits,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
