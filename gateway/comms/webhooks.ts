@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { checkWebhookUrl } from '../../src/domain/comms/network.ts';
 import { decryptSecret } from '../../src/domain/comms/secrets.ts';
-import { newId } from '../../src/domain/ids.ts';
+import { newMonotonicId } from '../../src/domain/ids.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Comm, NewComm } from '../../src/domain/store/port-comms.ts';
 import type { TimelineEvent } from '../../src/domain/types.ts';
@@ -49,7 +49,7 @@ export async function dispatchEvents(store: Store, opts: WebhookOptions): Promis
     if (ready.length === 0) continue;
     const wanted = new Set(data.config.events);
     const deliveries: NewComm[] = ready.filter((e) => wanted.has('*') || wanted.has(nameOf(e))).map((e) => {
-      const id = newId('delivery');
+      const id = newMonotonicId('delivery');
       const body = JSON.stringify({
         delivery_id: id, event: nameOf(e), occurred_at: e.at, workspace_id: e.workspace_id,
         data: { event_id: e.id, resource_type: e.resource_type, resource_id: e.resource_id, action: e.action, record_ids: e.record_ids, diff: e.diff, actor_id: e.actor_id, via: e.via, tool: e.tool },

@@ -2,7 +2,7 @@ import type { Store } from '../store/port.ts';
 import type { Comm, CommKind, CommQuery, NewComm } from '../store/port-comms.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { newMonotonicId } from '../ids.ts';
 import type { FieldChange } from '../types.ts';
 import { eventFor } from './events.ts';
 import { paging } from './records.ts';
@@ -33,10 +33,13 @@ export class CommsBase {
     return ids;
   }
 
-  /** Creates the item with a `create` event on the timelines of its records, in one transaction. */
+  /**
+   * Creates the item with a `create` event on the timelines of its records, in one transaction. Ids
+   * are monotonic so items made in the same millisecond still list in the order they were made.
+   */
   protected async insert(kind: Exclude<CommKind, 'delivery'>, input: Omit<NewComm, 'kind' | 'created_by'>,
     diff: Record<string, FieldChange> | null): Promise<Comm> {
-    const id = input.id ?? newId(kind);
+    const id = input.id ?? newMonotonicId(kind);
     return this.store.createComm(this.ws, { ...input, id, kind, created_by: this.actor.user_id }, [eventFor(this.actor, 'create', kind, id, input.record_ids, diff)]);
   }
 

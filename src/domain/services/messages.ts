@@ -1,6 +1,6 @@
 import type { Comm } from '../store/port-comms.ts';
 import { CrmError, validationError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { newMonotonicId } from '../ids.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -50,7 +50,7 @@ export class MessageService extends CommsBase {
     const data = { body, to: input.to ?? null, ...(delivered ? {} : { reason: `not sent: no ${input.channel} provider is connected` }) };
     const status = delivered ? 'delivered' : 'stored';
     // A new message starts its own thread: the thread id is the first message's id.
-    const id = newId('message');
+    const id = newMonotonicId('message');
     const message = await this.insert('message', {
       id, status, tag: input.channel, thread_id: input.thread_id ?? id, at: new Date().toISOString(), data, record_ids: recordIds, next_attempt_at: null,
     }, created({ channel: input.channel, to: input.to, status }));
