@@ -6,6 +6,7 @@ import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { configureCommsFor } from './comms/configure.ts';
 
 const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
 
@@ -79,6 +80,8 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
   }
 
   const store = await openStore(config);
+  // `crm call` queues emails the way the server would; the running server's workers send them.
+  configureCommsFor(store, config);
   try {
     return await runWithStore(store, config, group, action, rest, v);
   } finally {

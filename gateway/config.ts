@@ -18,8 +18,14 @@ const schema = z.object({
   KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'must be 2-16 lower-case letters or digits, starting with a letter').default('crm'),
   ALLOWED_ORIGINS: z.string().default(''),
   ALLOWED_HOSTS: z.string().default(''),
-  SMTP_URL: z.string().optional(),
-  SECRETS_KEY: z.string().optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, 'must look like smtp://user:password@host:587').optional(),
+  SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`').optional(),
+  SUPPORT_EMAIL: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address').optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  COMMS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  COMMS_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
+  COMMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1_048_576).default(1_048_576),
 });
@@ -39,6 +45,9 @@ export interface Config {
   allowedHosts: string[];
   smtpUrl: string | undefined;
   secretsKey: string | undefined;
+  supportEmail: string | undefined;
+  /** Outbound delivery (email outbox, webhooks): polling, retry backoff base, attempts before `failed`. */
+  comms: { pollMs: number; retryBaseMs: number; maxAttempts: number; allowPrivateNetworks: boolean; webhookTimeoutMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   bodyLimitBytes: number;
   restPrefix: string;
@@ -47,12 +56,16 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const SECRET_VARS = new Set(['SECRETS_KEY', 'SMTP_URL', 'NEO4J_PASSWORD']);
+
 /** Reads and checks the environment; a bad value fails with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(defined);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(defined[String(i.path[0])] ?? '')}: ${i.message}`);
+    // Values of secret variables are never echoed, not even malformed ones.
+    const shown = (name: string) => (SECRET_VARS.has(name) ? '<hidden>' : JSON.stringify(defined[name] ?? ''));
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${shown(String(i.path[0]))}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -72,6 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: e.ALLOWED_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     smtpUrl: e.SMTP_URL,
     secretsKey: e.SECRETS_KEY,
+    supportEmail: e.SUPPORT_EMAIL,
+    comms: {
+      pollMs: e.COMMS_POLL_MS, retryBaseMs: e.COMMS_RETRY_BASE_MS, maxAttempts: e.COMMS_MAX_ATTEMPTS,
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true', webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     restPrefix: '/v1',

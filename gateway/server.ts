@@ -2,7 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/domain/store/port.ts';
+import { flushUsage } from '../src/domain/comms/usage.ts';
 import { createApp } from './app.ts';
+import { configureCommsFor } from './comms/configure.ts';
+import { startCommsWorkers, type CommsWorkers } from './comms/workers.ts';
 import { bootstrapIfEmpty, type Bootstrapped } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -15,6 +18,7 @@ export interface RunningServer {
   server: Server;
   limiter: RateLimiter;
   bootstrapped: Bootstrapped | null;
+  comms: CommsWorkers;
   close(): Promise<void>;
 }
 
@@ -22,6 +26,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await openStore(config);
   const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix);
+  configureCommsFor(store, config);
   const limiter: RateLimiter = createRateLimiter({
     redisUrl: config.redisUrl, limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs,
     logger: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg) },
@@ -46,15 +51,18 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const comms = startCommsWorkers(store, config, logger);
   let closing: Promise<void> | null = null;
   return {
-    url, store, server, limiter, bootstrapped,
+    url, store, server, limiter, bootstrapped, comms,
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await comms.stop();
+        await flushUsage(store).catch((error) => logger.warn('usage counts could not be written at shutdown', { error: String(error) }));
         await limiter.close();
         await store.close();
       })();
@@ -62,3 +70,4 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
   };
 }
+

@@ -12,11 +12,16 @@ import { taskTools } from './tasks.ts';
 import { timelineTools } from './timeline.ts';
 import { reportTools } from './reports.ts';
 import { analyticsTools } from './analytics.ts';
+import { commsTools } from './comms.ts';
+import { integrationTools } from './integrations.ts';
 
 /** Every tool the service offers, by name. Frozen; built once (STYLE.md §1). */
 export const CATALOG: ReadonlyMap<string, ToolDefinition> = (() => {
   const map = new Map<string, ToolDefinition>();
-  for (const tool of [...objectTools, ...recordTools, ...listsTools, ...viewTools, ...noteTools, ...taskTools, ...timelineTools, ...reportTools, ...analyticsTools]) {
+  for (const tool of [
+    ...objectTools, ...recordTools, ...listsTools, ...viewTools, ...noteTools, ...taskTools, ...timelineTools,
+    ...reportTools, ...analyticsTools, ...commsTools, ...integrationTools,
+  ]) {
     if (map.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
     if (!(TOOL_NAMES as readonly string[]).includes(tool.name)) throw new Error(`tool ${tool.name} is not one of the 62 names`);
     map.set(tool.name, tool);

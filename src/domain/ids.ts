@@ -19,6 +19,12 @@ export const ID_PREFIXES = {
   task: 'tsk',
   report: 'rpt',
   event: 'evt',
+  email: 'eml',
+  message: 'msg',
+  meeting: 'mtg',
+  integration: 'int',
+  ticket: 'tkt',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

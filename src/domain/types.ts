@@ -225,7 +225,10 @@ export interface Task {
 export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove'] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = ['record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task', 'report'] as const;
+export const RESOURCE_TYPES = [
+  'record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task', 'report',
+  'email', 'message', 'meeting', 'integration', 'ticket',
+] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** One field's change: absent `before` means it was set, absent `after` that it was cleared. */

@@ -1,6 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../domain/services/context.ts';
 import { createServices } from '../domain/services/context.ts';
+import { countCall } from '../domain/comms/usage.ts';
 import type { Store } from '../domain/store/port.ts';
 
 /** What every resolver sees: who is calling, and the domain services bound to them. */
@@ -9,6 +10,8 @@ export interface GraphQLContext {
   services: Services;
 }
 
+/** One context per call: the call is counted here, below every transport, for billing.get's usage. */
 export function createContext(store: Store, actor: Actor): GraphQLContext {
+  countCall(store, actor.workspace_id, actor.via);
   return { actor, services: createServices(store, actor) };
 }

@@ -9,6 +9,8 @@ import './types/task.ts';
 import './types/timeline.ts';
 import './types/report.ts';
 import './types/analytics.ts';
+import './types/comms.ts';
+import './types/integrations.ts';
 
 /** The application API over the store. Built once per process. */
 export const schema: GraphQLSchema = builder.toSchema();

@@ -6,6 +6,7 @@ import {
 } from '../domain/types.ts';
 import { DUMP_ORDER, type DumpKind, type DumpRow } from '../domain/store/port-dump.ts';
 import type { SavedReport } from '../domain/reports/types.ts';
+import { COMM_KINDS, type Comm, type UsageCount } from '../domain/store/port-comms.ts';
 
 /**
  * The shape check of dump rows on their way in. A dump file is outside input: every row must be
@@ -137,6 +138,12 @@ const ROWS: { readonly [K in DumpKind]: Check } = {
     id: text, workspace_id: text, name: anyText, config: object, created_by: nullableText, created_at: time, updated_at: time,
     deleted_at: nullableTime,
   }),
+  comm: shape<Comm>({
+    id: text, workspace_id: text, kind: oneOf(COMM_KINDS), status: text, tag: nullableText, thread_id: nullableText, at: time, data: object,
+    record_ids: ids, attempts: integer, next_attempt_at: nullableTime, created_by: nullableText, created_at: time, updated_at: time,
+    deleted_at: nullableTime,
+  }),
+  usage: shape<UsageCount>({ workspace_id: text, period: text, style: oneOf(CALL_STYLES), count: integer }),
   event: shape<TimelineEvent>({
     id: text, workspace_id: text, at: time, actor_id: nullableText, key_id: nullableText, via: nullable(oneOf(CALL_STYLES)),
     tool: nullableText, action: oneOf(EVENT_ACTIONS), resource_type: oneOf(RESOURCE_TYPES), resource_id: text, record_ids: ids,

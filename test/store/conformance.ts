@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Harness } from './conformance/harness.ts';
 import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
+import { commCases } from './conformance/comms.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
@@ -66,5 +67,6 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     workIsolationCases(harness);
     reportCases(harness);
     reportMatrixCases(harness);
+    commCases(harness);
   });
 }

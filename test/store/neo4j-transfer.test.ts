@@ -309,6 +309,16 @@ const ANSWERS: Record<string, Answer> = {
   loadReports: createEach('Report'),
   loadNotes: createEach('Note', about),
   loadTasks: createEach('Task', about),
+  loadComms: (g, params, maps) => {
+    for (const row of params.rows as Props[]) {
+      const props = Object.fromEntries(Object.entries(row.props as Props).filter(([, v]) => v !== null && v !== undefined));
+      about(g, g.node('Comm', props), row, maps, params);
+    }
+    return [];
+  },
+  loadUsage: createEach('Usage'),
+  dumpComms: dumpPage('Comm', 't', 'comm', links),
+  dumpUsage: (g, params) => g.all('Usage', String(params.workspace_id)).map((n) => ({ ...n.props })),
   writeEvents: createEach('Event', (g, e, row, _maps, params) => {
     for (const id of row.concerns as string[]) {
       const target = record(g, id, params.workspace_id);
@@ -432,6 +442,11 @@ async function populate(store: Store): Promise<string> {
   await call('tasks.create', { title: 'Done already', status: 'done', record_ids: [] });
   await call('reports.create', { name: 'By stage', config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', chart_type: 'bar' } });
   await call('reports.create', { name: 'Tmp', config: { object_type: 'deals', metric: 'count', chart_type: 'number' } }).then((r) => call('reports.delete', { report_id: r.report_id }));
+  await call('email.send', { to: 'ada@example.com', subject: 'Proposal', body: '**hi**', body_format: 'markdown', record_ids: [ada.record_id, deal.record_id] });
+  await call('messages.send', { channel: 'internal', body: 'signed', record_ids: [deal.record_id] });
+  await call('meetings.create', { title: 'Demo', starts_at: '2027-01-01T10:00', ends_at: '2027-01-01T11:00', time_zone: 'Europe/Paris', attendees: [{ record_id: ada.record_id }, { email: 'x@example.com' }] });
+  await call('support.create_ticket', { subject: 'Help', body: 'please' });
+  await store.addUsage([{ workspace_id: ws.id, period: '2026-11', style: 'rest', count: 3 }, { workspace_id: ws.id, period: '2026-11', style: 'mcp', count: 1 }]);
   return ws.id;
 }
 
@@ -476,7 +491,7 @@ function rowsOf<K extends DumpRow['kind']>(rows: readonly DumpRow[], kind: K): A
 
 describe('a SQLite dump through the Neo4j adapter', () => {
   it('holds every kind of row, deleted and revoked ones included', () => {
-    expect(new Set(source.map((row) => row.kind))).toEqual(new Set(['workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event']));
+    expect(new Set(source.map((row) => row.kind))).toEqual(new Set(['workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage']));
     expect(rowsOf(source, 'record').some((r) => r.deleted_at !== null)).toBe(true);
     expect(rowsOf(source, 'object_type').some((t) => t.deleted_at !== null && t.fields.length > 0)).toBe(true);
   });
@@ -635,10 +650,11 @@ describe('dumpWorkspace on Neo4j', () => {
     const records = rowsOf(rows, 'record').map((r) => r.id);
     const cursors = g.sent.filter((s) => s.name === 'dumpRecords').map((s) => s.params.after);
     expect(cursors).toEqual(['', ...records.filter((_id, i) => i % 2 === 1)]);
-    expect(g.sent.every((s) => !s.write && s.params.limit === (s.name === 'getWorkspace' ? undefined : 2))).toBe(true);
+    // Usage counters (a few per month) are read in one go.
+    expect(g.sent.every((s) => !s.write && s.params.limit === (['getWorkspace', 'dumpUsage'].includes(s.name) ? undefined : 2))).toBe(true);
     expect(g.sent.map((s) => s.name).filter((n, i, all) => all.indexOf(n) === i)).toEqual([
       'getWorkspace', 'dumpUsers', 'dumpApiKeys', 'dumpObjectTypes', 'dumpRecords', 'dumpRelations', 'dumpLists', 'dumpListEntries',
-      'dumpViews', 'dumpNotes', 'dumpTasks', 'dumpReports', 'dumpEvents',
+      'dumpViews', 'dumpNotes', 'dumpTasks', 'dumpReports', 'dumpComms', 'dumpEvents', 'dumpUsage',
     ]);
   });
 
@@ -688,7 +704,7 @@ describe('loadDump on Neo4j', () => {
     expect(sentRows(g, 'loadRecords')).toEqual(batches(count('record')));
     expect(sentRows(g, 'writeEvents')).toEqual(batches(count('event')));
     expect(sentRows(g, 'loadUsers')).toEqual([2]);
-    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event']
+    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage']
       .reduce((sum, kind) => sum + batches(count(kind as DumpRow['kind'])).length, 0);
     // The workspace, each batch, and the final unveiling.
     expect(g.writes).toBe(1 + batchCount + 1);

@@ -1,7 +1,12 @@
 import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
 import { AnalyticsService } from './analytics.ts';
+import { BillingService } from './billing.ts';
+import { EmailService } from './email.ts';
+import { IntegrationService } from './integrations.ts';
 import { ListService } from './lists.ts';
+import { MeetingService } from './meetings.ts';
+import { MessageService } from './messages.ts';
 import { NoteService } from './notes.ts';
 import { ObjectService } from './objects.ts';
 import { RecordService } from './records.ts';
@@ -21,6 +26,11 @@ export interface Services {
   timeline: TimelineService;
   reports: ReportService;
   analytics: AnalyticsService;
+  email: EmailService;
+  messages: MessageService;
+  meetings: MeetingService;
+  integrations: IntegrationService;
+  billing: BillingService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -36,5 +46,10 @@ export function createServices(store: Store, actor: Actor): Services {
     timeline: new TimelineService(store, actor),
     reports: new ReportService(store, actor, objects),
     analytics: new AnalyticsService(store, actor, objects),
+    email: new EmailService(store, actor),
+    messages: new MessageService(store, actor),
+    meetings: new MeetingService(store, actor),
+    integrations: new IntegrationService(store, actor),
+    billing: new BillingService(store, actor),
   };
 }

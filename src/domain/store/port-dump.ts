@@ -2,6 +2,7 @@ import type {
   ApiKey, CrmList, ListEntry, Note, ObjectType, Relation, SavedView, StoredRecord, Task, TimelineEvent, User, Workspace,
 } from '../types.ts';
 import type { SavedReport } from '../reports/types.ts';
+import type { Comm, UsageCount } from './port-comms.ts';
 
 /**
  * Moving a workspace between stores (SQLite → Neo4j, or a backup): one neutral row per stored
@@ -21,13 +22,16 @@ export type DumpRow =
   | { kind: 'note'; row: Note }
   | { kind: 'task'; row: Task }
   | { kind: 'report'; row: SavedReport }
-  | { kind: 'event'; row: TimelineEvent };
+  | { kind: 'comm'; row: Comm }
+  | { kind: 'event'; row: TimelineEvent }
+  | { kind: 'usage'; row: UsageCount };
 
 export type DumpKind = DumpRow['kind'];
 
 /** The order rows are dumped and must be loaded in: every row's references come before it. */
 export const DUMP_ORDER: readonly DumpKind[] = [
-  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'event',
+  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event',
+  'usage',
 ];
 
 export interface DumpStore {

@@ -9,6 +9,9 @@ import {
 } from './rows.ts';
 import { bind } from './statement.ts';
 import { toReport } from './reports.ts';
+import { toComm } from './comms.ts';
+import { DUMP_USAGE } from './cypher/comms.ts';
+import type { CallStyle } from '../../domain/types.ts';
 
 /** Rows read per page (one read transaction each). */
 export const DUMP_PAGE = 1000;
@@ -24,7 +27,7 @@ interface PagedKind<K extends DumpKind> {
 /** From a projection column (`n {.…} AS <column>`). */
 const column = <T>(name: string, map: (p: Record<string, unknown>) => T) => (row: Row): T => map(props(row, name)!);
 
-const PAGED: { readonly [K in Exclude<DumpKind, 'workspace' | 'relation'>]: PagedKind<K> } = {
+const PAGED: { readonly [K in Exclude<DumpKind, 'workspace' | 'relation' | 'usage'>]: PagedKind<K> } = {
   user: { statement: Q.DUMP_USERS, toRow: column('user', toUser) },
   api_key: { statement: Q.DUMP_API_KEYS, toRow: column('key', toApiKey) },
   object_type: { statement: Q.DUMP_OBJECT_TYPES, toRow: toObjectType },
@@ -36,6 +39,7 @@ const PAGED: { readonly [K in Exclude<DumpKind, 'workspace' | 'relation'>]: Page
   task: { statement: Q.DUMP_TASKS, toRow: column('task', toTask) },
   report: { statement: Q.DUMP_REPORTS, toRow: column('report', toReport) },
   event: { statement: Q.DUMP_EVENTS, toRow: column('event', toEvent) },
+  comm: { statement: Q.DUMP_COMMS, toRow: column('comm', toComm) },
 };
 
 /** Where the relation pages stand: the last edge read, by the dump order of relations. */
@@ -57,7 +61,7 @@ interface RelationCursor {
 export function dumpMethods(conn: Connection, opts: { page?: number } = {}) {
   const limit = opts.page ?? DUMP_PAGE;
 
-  async function* paged<K extends Exclude<DumpKind, 'workspace' | 'relation'>>(kind: K, workspaceId: string): AsyncGenerator<DumpRow> {
+  async function* paged<K extends Exclude<DumpKind, 'workspace' | 'relation' | 'usage'>>(kind: K, workspaceId: string): AsyncGenerator<DumpRow> {
     const { statement, toRow } = PAGED[kind] as PagedKind<K>;
     for (let after = ''; ;) {
       const rows = await conn.read((tx) => tx.rows(bind(statement, { workspace_id: workspaceId, after, limit })));
@@ -85,6 +89,10 @@ export function dumpMethods(conn: Connection, opts: { page?: number } = {}) {
       for (const kind of DUMP_ORDER) {
         if (kind === 'workspace') yield { kind, row: toWorkspace(workspace) };
         else if (kind === 'relation') yield* relations(workspaceId);
+        else if (kind === 'usage') {
+          const rows = await conn.read((tx) => tx.rows(bind(DUMP_USAGE, { workspace_id: workspaceId })));
+          for (const row of rows) yield { kind, row: { workspace_id: workspaceId, period: String(row.period), style: row.style as CallStyle, count: Number(row.count) } };
+        }
         else yield* paged(kind, workspaceId);
       }
     },

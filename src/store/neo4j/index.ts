@@ -1,4 +1,5 @@
 import type { Store } from '../../domain/store/port.ts';
+import { commMethods } from './comms.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';
@@ -55,6 +56,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...taskMethods(conn),
     ...timelineMethods(conn),
     ...reportMethods(conn),
+    ...commMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };

@@ -7,6 +7,9 @@ import { emailTaken, fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/load.ts';
 import { WRITE_EVENTS } from './cypher/timeline.ts';
+import { LOAD_COMMS, LOAD_USAGE } from './cypher/comms.ts';
+import { commProperties } from './comms.ts';
+import type { Comm } from '../../domain/store/port-comms.ts';
 import { fieldValues, searchText } from './encoding.ts';
 import { purgeWorkspace } from './purge.ts';
 import { bind, type BuiltStatement, type Statement } from './statement.ts';
@@ -207,11 +210,14 @@ class Import {
         return this.#viewPlan(batch as Placed<'view'>[]);
       case 'note':
       case 'task':
-        return this.#linkedPlan(kind, batch as Placed<'note' | 'task'>[]);
+      case 'comm':
+        return this.#linkedPlan(kind, batch as Placed<'note' | 'task' | 'comm'>[]);
       case 'report':
         return this.#reportPlan(batch as Placed<'report'>[]);
       case 'event':
         return this.#eventPlan(batch as Placed<'event'>[]);
+      case 'usage':
+        return { writes: [this.#rows(LOAD_USAGE, batch.map(({ row }) => row))] };
     }
   }
 
@@ -415,7 +421,7 @@ class Import {
   }
 
   /** Notes and tasks with their ABOUT edges: every record must be in the dump, each listed once. */
-  #linkedPlan(kind: 'note' | 'task', batch: readonly Placed<'note' | 'task'>[]): Plan {
+  #linkedPlan(kind: 'note' | 'task' | 'comm', batch: readonly Placed<'note' | 'task' | 'comm'>[]): Plan {
     const ids = batch.flatMap(({ row }) => row.record_ids);
     return {
       check: async (tx) => {
@@ -429,7 +435,9 @@ class Import {
           return repeated(row.record_ids);
         });
       },
-      writes: [this.#rows(kind === 'note' ? Q.LOAD_NOTES : Q.LOAD_TASKS, batch.map(({ row }) => row))],
+      writes: [kind === 'comm'
+        ? this.#rows(LOAD_COMMS, batch.map(({ row }) => ({ props: commProperties(row as Comm), record_ids: row.record_ids })))
+        : this.#rows(kind === 'note' ? Q.LOAD_NOTES : Q.LOAD_TASKS, batch.map(({ row }) => row))],
     };
   }
 

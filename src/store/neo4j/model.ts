@@ -11,6 +11,7 @@
 export const LABELS = [
   'Workspace', 'User', 'ApiKey', 'ObjectType', 'Field', 'Record', 'FieldValue', 'UniqueClaim',
   'List', 'ListEntry', 'View', 'Note', 'Task', 'Event', 'Report',
+  'Comm', 'Usage',
 ] as const;
 
 export const RELATIONSHIP_TYPES = [
@@ -22,7 +23,7 @@ export const RELATIONSHIP_TYPES = [
   'RELATES_TO',
   /** (:ListEntry)-[:ENTRY_OF]->(:Record): the record a list entry holds (entries also have HAS_VALUE). */
   'ENTRY_OF',
-  /** (:Note|:Task)-[:ABOUT {position}]->(:Record): the records a note is attached to, a task linked to. */
+  /** (:Note|:Task|:Comm)-[:ABOUT {position}]->(:Record): the records a note is attached to, a task linked to. */
   'ABOUT',
   /** (:Event)-[:CONCERNS]->(:Record): the records a timeline event names. */
   'CONCERNS',
@@ -61,6 +62,8 @@ export const PROPERTY_KEYS = [
   'status', 'due_at', 'completed_at',
   // Event
   'at', 'actor_id', 'key_id', 'via', 'tool', 'action', 'resource_type', 'resource_id', 'record_ids', 'diff',
+  // Comm (also kind, status, at, data, created_by) and Usage
+  'tag', 'thread_id', 'attempts', 'next_attempt_at', 'period', 'style', 'count',
   // keys of parameter maps read as `ref.to_id` (the others coincide with property keys above)
   'to_id', 'from_id', 'values', 'concerns',
 ] as const;

@@ -7,7 +7,9 @@ import { translateError } from './errors.ts';
 import { ENTRY_COLUMNS } from './items.ts';
 import { LIST_COLUMNS, toList, type ListRow } from './lists.ts';
 import { NOTE_COLUMNS } from './notes.ts';
-import { linkedIdsColumn, NOTE_LINKS, TASK_LINKS } from './record-links.ts';
+import { COMM_LINKS, linkedIdsColumn, NOTE_LINKS, TASK_LINKS } from './record-links.ts';
+import { COMM_COLUMNS } from './comms.ts';
+import type { Comm, UsageCount } from '../../domain/store/port-comms.ts';
 import {
   API_KEY_COLUMNS, FIELD_COLUMNS, OBJECT_TYPE_COLUMNS, RECORD_COLUMNS, RELATION_COLUMNS, USER_COLUMNS, WORKSPACE_COLUMNS,
   toApiKey, toField, toObjectType, toRecord, type ApiKeyRow, type FieldRow, type ObjectTypeRow, type RecordRow, type RelationRow, type UserRow, type WorkspaceRow,
@@ -51,7 +53,12 @@ const READERS: { readonly [K in DumpKind]: Reader<K> } = {
   note: { sql: `SELECT ${NOTE_COLUMNS}, ${linkedIdsColumn(NOTE_LINKS)} FROM notes t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: withIds },
   task: { sql: `SELECT ${TASK_COLUMNS}, ${linkedIdsColumn(TASK_LINKS)} FROM tasks t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: withIds },
   report: { sql: `SELECT ${REPORT_COLUMNS} FROM reports t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: (row: ReportRow) => toReport(row) },
+  comm: {
+    sql: `SELECT ${COMM_COLUMNS}, ${linkedIdsColumn(COMM_LINKS)} FROM comms t WHERE t.workspace_id = ? ORDER BY t.id`,
+    toRow: (row: Omit<Comm, 'record_ids' | 'data'> & { record_ids: string; data: string }) => ({ ...withIds(row), data: JSON.parse(row.data) as Comm['data'] }),
+  },
   event: { sql: `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.workspace_id = ? ORDER BY e.id`, toRow: (row: EventRow) => toEvent(row) },
+  usage: { sql: 'SELECT workspace_id, period, style, count FROM usage_counters WHERE workspace_id = ? ORDER BY period, style', toRow: (row: UsageCount) => row },
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { Store } from '../../domain/store/port.ts';
+import { commMethods } from './comms.ts';
 import { Connection } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { translateError } from './errors.ts';
@@ -71,6 +72,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...reportMethods(c),
       ...aggregateMethods(c),
       ...summaryMethods(c),
+      ...commMethods(c),
     }),
     ...dumpMethods(c),
     ...loadMethods(c),

@@ -11,7 +11,8 @@ import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
 import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
 import { claimUniques, indexRecord } from './record-index.ts';
-import { insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
+import { COMM_LINKS, insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
+import { insertComm, insertUsageRow } from './comms.ts';
 import { insertRecordRow } from './records.ts';
 import { insertRelationRow } from './relations.ts';
 import { insertApiKeyRow, insertUserRow, insertWorkspaceRow } from './settings.ts';
@@ -176,8 +177,13 @@ class Loader {
         insertTaskRow(c, task);
         return this.#links(TASK_LINKS, task.id, recordIds);
       }
+      case 'comm':
+        insertComm(c, { ...dumped.row, record_ids: [] });
+        return this.#links(COMM_LINKS, dumped.row.id, dumped.row.record_ids);
       case 'event':
         return insertEvent(c, dumped.row);
+      case 'usage':
+        return insertUsageRow(c, dumped.row);
     }
   }
 

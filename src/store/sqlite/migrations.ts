@@ -344,6 +344,44 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX reports_live_by_workspace ON reports(workspace_id, created_at, id) WHERE deleted_at IS NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'comms',
+    sql: `
+      CREATE TABLE comms (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        tag TEXT,
+        thread_id TEXT,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT,
+        created_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        deleted_at TEXT
+      );
+      CREATE INDEX comms_live_by_kind ON comms(workspace_id, kind, at, id) WHERE deleted_at IS NULL;
+      CREATE INDEX comms_due ON comms(kind, next_attempt_at) WHERE next_attempt_at IS NOT NULL AND deleted_at IS NULL;
+      CREATE TABLE comm_records (
+        comm_id TEXT NOT NULL REFERENCES comms(id),
+        record_id TEXT NOT NULL REFERENCES records(id),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (comm_id, record_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX comm_records_by_record ON comm_records(record_id, comm_id);
+      CREATE TABLE usage_counters (
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        period TEXT NOT NULL,
+        style TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (workspace_id, period, style)
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 /**

@@ -3,12 +3,13 @@ import type { Connection } from './connection.ts';
 
 /** A join table linking a resource (note, task) to records, in the order the records were given. */
 export interface RecordLinks {
-  table: 'note_records' | 'task_records';
-  owner: 'note_id' | 'task_id';
+  table: 'note_records' | 'task_records' | 'comm_records';
+  owner: 'note_id' | 'task_id' | 'comm_id';
 }
 
 export const NOTE_LINKS: RecordLinks = { table: 'note_records', owner: 'note_id' };
 export const TASK_LINKS: RecordLinks = { table: 'task_records', owner: 'task_id' };
+export const COMM_LINKS: RecordLinks = { table: 'comm_records', owner: 'comm_id' };
 
 /**
  * Makes the owner's links equal to `recordIds` (duplicates kept once). Each must be a live record

@@ -9,6 +9,7 @@ import { TASK } from './tasks.ts';
 import { EVENT } from './timeline.ts';
 import { VIEW } from './views.ts';
 import { REPORT } from './reports.ts';
+import { COMM } from './comms.ts';
 
 /**
  * Reading a workspace out for `dumpWorkspace` (dump.ts): one page of one kind per statement, in
@@ -47,6 +48,7 @@ export const DUMP_NOTES = page('Notes', 'Note', 't', `RETURN ${NOTE} AS note`);
 export const DUMP_TASKS = page('Tasks', 'Task', 't', `RETURN ${TASK} AS task`);
 export const DUMP_REPORTS = page('Reports', 'Report', 't', `RETURN ${REPORT} AS report`);
 export const DUMP_EVENTS = page('Events', 'Event', 'e', `RETURN ${EVENT} AS event`);
+export const DUMP_COMMS = page('Comms', 'Comm', 't', `RETURN ${COMM} AS comm`);
 
 /**
  * Every RELATES_TO edge of the workspace, deleted ends included, ordered as SQLite dumps its

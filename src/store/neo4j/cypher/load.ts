@@ -140,7 +140,7 @@ CREATE (t:Report {id: row.id, workspace_id: $workspace_id, name: row.name, confi
                   seq: toInteger(row.seq), created_at: row.created_at, updated_at: row.updated_at, deleted_at: row.deleted_at})`);
 
 /** Gives the owner `t` one ABOUT edge per id of `row.record_ids` (distinct, checked), positions in order. */
-const ABOUT = `WITH t, row
+export const ABOUT = `WITH t, row
 UNWIND range(0, size(row.record_ids) - 1) AS position
 MATCH (r:Record {id: row.record_ids[position], workspace_id: $workspace_id})
 CREATE (t)-[:ABOUT {position: position}]->(r)`;

@@ -39,8 +39,8 @@ RETURN t.id AS id`),
  */
 export const LINKED = 'links: [(t)-[a:ABOUT]->(linked:Record) | {position: a.position, id: linked.id}]';
 
-/** Makes the owner's ABOUT edges equal to `$record_ids` (distinct, already checked), positions in order. */
-export function replaceLinks(label: 'Note' | 'Task'): Statement<'id' | 'record_ids'> {
+/** Makes the owner's (note, task, comm) ABOUT edges equal to `$record_ids` (distinct, already checked), positions in order. */
+export function replaceLinks(label: 'Note' | 'Task' | 'Comm'): Statement<'id' | 'record_ids'> {
   return statement(`replace${label}Links`, ['id', 'record_ids'], `
 MATCH (t:${label} {id: $id})
 OPTIONAL MATCH (t)-[old:ABOUT]->(:Record)

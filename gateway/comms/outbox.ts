@@ -1,0 +1,47 @@
+import { decryptSecret } from '../../src/domain/comms/secrets.ts';
+import type { Store } from '../../src/domain/store/port.ts';
+import type { Comm } from '../../src/domain/store/port-comms.ts';
+import type { Logger } from '../logger.ts';
+import { sendMail, type OutgoingMail } from './mail.ts';
+import { recordFailure, systemEvent, workDue, type RetryPolicy } from './retry.ts';
+
+export interface OutboxOptions extends RetryPolicy {
+  smtpUrl: string | undefined;
+  secretsKey: Buffer | null;
+}
+
+/**
+ * Delivers queued emails. Reads due work from the store (so a restart loses nothing), sends each
+ * through the server relay or the workspace's smtp integration, and records the outcome: `sent`
+ * with the server's reply, or after the last attempt `failed` with the reply as `error`.
+ */
+export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): Promise<number> {
+  return workDue(store, 'email', 'queued', 10, logger, (email) => deliver(store, email, opts, logger));
+}
+
+async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: Logger): Promise<void> {
+  const route = await routeFor(store, email, opts);
+  const d = email.data as unknown as OutgoingMail & { from: string | null };
+  if (!route) {
+    await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: 'no SMTP relay or smtp integration is available any more' }, { retry: 'queued', failed: 'failed', type: 'email' });
+    return;
+  }
+  const outcome = await sendMail(route.url, { ...d, from: route.from ?? d.from ?? 'crm@localhost' });
+  if (outcome.ok) {
+    await store.updateComm(email.workspace_id, 'email', email.id, {
+      status: 'sent', attempts: email.attempts + 1, next_attempt_at: null, data: { ...email.data, sent_at: new Date().toISOString(), server_reply: outcome.reply },
+    }, [systemEvent('email', email, email.status, 'sent')]);
+    return;
+  }
+  const status = await recordFailure(store, email, opts, { error: outcome.reply }, { retry: 'queued', failed: 'failed', type: 'email' });
+  logger.warn('outbox: delivery attempt failed', { email_id: email.id, attempt: email.attempts + 1, status, reply: outcome.reply });
+}
+
+/** The server relay, else the workspace's connected smtp integration (its URL decrypted only here). */
+async function routeFor(store: Store, email: Comm, opts: OutboxOptions): Promise<{ url: string; from: string | null } | null> {
+  if (opts.smtpUrl) return { url: opts.smtpUrl, from: null };
+  const integration = (await store.listComms(email.workspace_id, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
+  if (!integration || !opts.secretsKey) return null;
+  const data = integration.data as { config: { from: string }; secrets: { url: string } };
+  return { url: decryptSecret(opts.secretsKey, data.secrets.url, integration.id), from: data.config.from };
+}

@@ -1,0 +1,45 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { validationError } from '../errors.ts';
+
+/** Loopback, private, link-local, unspecified and carrier-grade NAT ranges, v4 and v6. */
+const PRIVATE = new BlockList();
+for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return PRIVATE.check(mapped, 'ipv4');
+  return PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Checks a webhook URL: http(s), and — unless private networks are allowed — every address its
+ * host resolves to is public, so a workspace cannot make the server probe its own network. The
+ * worker checks again before each delivery (DNS can change after connect).
+ */
+export async function checkWebhookUrl(raw: string, param: string, allowPrivate: boolean): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validationError(param, `${param} must be an absolute http(s) URL, got ${JSON.stringify(raw)}`, { rule: 'format' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError(param, `${param} must use http or https`, { rule: 'format' });
+  if (url.username || url.password) throw validationError(param, `${param} must not carry credentials; use the secret to authenticate`, { rule: 'format' });
+  if (allowPrivate) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    throw validationError(param, `${param}: the host ${JSON.stringify(host)} does not resolve`, { rule: 'unresolvable' });
+  }
+  const bad = addresses.find(isPrivateAddress);
+  if (bad) {
+    throw validationError(param, `${param}: ${host} resolves to ${bad}, a loopback, private or link-local address; webhooks must reach a public address`, { rule: 'private_network' });
+  }
+  return url;
+}

@@ -1,0 +1,47 @@
+import { validationError } from '../errors.ts';
+
+const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
+
+/** True when Intl knows the IANA zone name. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone's offset from UTC in ms at the instant `utcMs`. */
+function offsetAt(zone: string, utcMs: number): number {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(utcMs)).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+  return asUtc - Math.floor(utcMs / 1000) * 1000;
+}
+
+/**
+ * An ISO-8601 time as UTC. A time with an offset (or Z) stands alone; a local time
+ * (`2026-12-01T09:30`) needs `zone`, an IANA name, and is read as wall-clock time there (the
+ * offset is found in two passes, so times next to a DST change resolve like a calendar does).
+ */
+export function toUtc(value: string, param: string, zone: string | undefined): string {
+  if (WITH_OFFSET.test(value)) {
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) throw badTime(value, param);
+    return new Date(ms).toISOString();
+  }
+  const m = LOCAL.exec(value);
+  if (!m) throw badTime(value, param);
+  if (!zone) throw validationError(param, `${param} ${JSON.stringify(value)} has no UTC offset; add one (…Z, …+02:00) or give time_zone`, { rule: 'time_zone_required' });
+  const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(m[7] ?? '0').padEnd(3, '0'));
+  if (Number.isNaN(wall) || new Date(wall).getUTCDate() !== +m[3]!) throw badTime(value, param);
+  const first = wall - offsetAt(zone, wall);
+  return new Date(wall - offsetAt(zone, first)).toISOString();
+}
+
+function badTime(value: string, param: string) {
+  return validationError(param, `${param} must be an ISO-8601 time such as 2026-12-01T09:30:00Z, got ${JSON.stringify(value)}`, { rule: 'format' });
+}

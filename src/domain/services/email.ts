@@ -1,0 +1,105 @@
+import type { Comm } from '../store/port-comms.ts';
+import { addressList, checkRecipientCount } from '../comms/addresses.ts';
+import { commsSettings } from '../comms/settings.ts';
+import { validationError } from '../errors.ts';
+import { created } from './events.ts';
+import { CommsBase } from './comms-base.ts';
+
+export const EMAIL_BODY_MAX = 100_000;
+export const EMAIL_STATUSES = ['stored', 'queued', 'sent', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export interface EmailInput {
+  to: string | string[];
+  cc?: string | string[] | undefined;
+  bcc?: string | string[] | undefined;
+  subject: string;
+  body: string;
+  body_format?: 'text' | 'markdown' | undefined;
+  record_ids?: string[] | undefined;
+}
+
+export interface EmailView {
+  email_id: string;
+  id: string;
+  status: EmailStatus;
+  from: string | null;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  body: string;
+  body_format: 'text' | 'markdown';
+  message_id: string;
+  record_ids: string[];
+  /** Why a stored email was not sent. */
+  reason: string | null;
+  /** The SMTP server's reply when delivery failed for good. */
+  error: string | null;
+  attempts: number;
+  sent_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toEmailView(c: Comm): EmailView {
+  const d = c.data as Record<string, any>;
+  return {
+    email_id: c.id, id: c.id, status: c.status as EmailStatus, from: d.from ?? null, to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject,
+    body: d.body, body_format: d.body_format, message_id: d.message_id, record_ids: c.record_ids, reason: d.reason ?? null, error: d.error ?? null,
+    attempts: c.attempts, sent_at: d.sent_at ?? null, created_by: c.created_by, created_at: c.created_at, updated_at: c.updated_at,
+  };
+}
+
+/**
+ * Emails: kept in the workspace's outbox and delivered off the request path by the outbox worker.
+ * With a server relay (SMTP_URL) or a connected smtp integration the email is `queued`; with
+ * neither it is `stored` with the reason, and nothing pretends it was sent.
+ */
+export class EmailService extends CommsBase {
+  async send(input: EmailInput): Promise<EmailView> {
+    const to = addressList(input.to, 'to');
+    const cc = addressList(input.cc, 'cc');
+    const bcc = addressList(input.bcc, 'bcc');
+    checkRecipientCount(to, cc, bcc);
+    const subject = input.subject.trim();
+    if (!subject || subject.length > 998) throw validationError('subject', 'subject must be 1 to 998 characters', { rule: 'length' });
+    if (/[\r\n]/.test(subject)) throw validationError('subject', 'subject must be one line', { rule: 'format' });
+    if (input.body.length > EMAIL_BODY_MAX) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
+    const recordIds = await this.linkable(input.record_ids);
+    return toEmailView(await this.queue({ to, cc, bcc, subject, body: input.body, body_format: input.body_format ?? 'text', record_ids: recordIds }));
+  }
+
+  /** Stores an email already checked, queued when a way to send it exists (support tickets use this too). */
+  async queue(email: { to: string[]; cc: string[]; bcc: string[]; subject: string; body: string; body_format: 'text' | 'markdown'; record_ids: string[] }): Promise<Comm> {
+    const relay = commsSettings(this.store).smtpConfigured;
+    const integration = relay ? null : (await this.store.listComms(this.ws, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
+    const sendable = relay || integration !== undefined;
+    const user = await this.store.getUser(this.ws, this.actor.user_id);
+    const at = new Date().toISOString();
+    const messageId = `<${crypto.randomUUID()}@crm.local>`;
+    const data = {
+      to: email.to, cc: email.cc, bcc: email.bcc, subject: email.subject, body: email.body, body_format: email.body_format,
+      message_id: messageId, from: user?.email ?? null,
+      ...(sendable ? {} : { reason: 'not sent: no SMTP relay is configured (SMTP_URL) and no smtp integration is connected' }),
+    };
+    return this.insert('email', {
+      status: sendable ? 'queued' : 'stored', tag: null, thread_id: null, at, data, record_ids: email.record_ids, next_attempt_at: sendable ? at : null,
+    }, created({ to: email.to, cc: email.cc.length ? email.cc : undefined, subject: email.subject, message_id: messageId, status: sendable ? 'queued' : 'stored' }));
+  }
+
+  async list(input: { record_id?: string | undefined; status?: EmailStatus | undefined; since?: string | undefined; page?: number | undefined; page_size?: number | undefined }) {
+    let since: string | undefined;
+    if (input.since !== undefined) {
+      const ms = Date.parse(input.since);
+      if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(input.since)) throw validationError('since', 'since must be an ISO-8601 date or time', { rule: 'format' });
+      since = new Date(ms).toISOString();
+    }
+    const page = await this.page({
+      kind: 'email', ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.status ? { status: [input.status] } : {}),
+      ...(since ? { from: since } : {}),
+    }, input);
+    return { ...page, items: page.items.map(toEmailView) };
+  }
+}

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, startHarness, type Harness } from './harness.ts';
+import { eventually, startReceiver, startSmtp, type Receiver, type SmtpEndpoint } from './loopback.ts';
+
+/**
+ * Outbound traffic over real protocols on loopback: emails reach an smtp-server, a refusing server
+ * turns into `failed` with its reply, webhooks reach an HTTP receiver signed with the shared secret,
+ * and no secret ever shows in an answer, a log line or a timeline event.
+ */
+const SECRETS_KEY = 'a1'.repeat(32);
+const FAST = { COMMS_POLL_MS: '40', COMMS_RETRY_BASE_MS: '20', COMMS_MAX_ATTEMPTS: '3', SECRETS_KEY };
+const WEBHOOK_SECRET = 'whsec-very-secret-value-0123456789';
+const SMTP_PASSWORD = 'smtp-pass-never-shown-42';
+
+let relay: SmtpEndpoint;
+let refusing: SmtpEndpoint;
+let h: Harness;
+let plain: Harness;
+const logs: string[] = [];
+const answers: string[] = [];
+const realWrite = process.stderr.write.bind(process.stderr);
+
+beforeAll(async () => {
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    logs.push(String(chunk));
+    return (realWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  relay = await startSmtp();
+  refusing = await startSmtp({ refuse: '550 5.1.1 mailbox unavailable', requireAuth: true });
+  h = await startHarness({ ...FAST, WEBHOOK_TIMEOUT_MS: '200', SMTP_URL: relay.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SUPPORT_EMAIL: 'help@crm.test', LOG_LEVEL: 'debug' });
+  plain = await startHarness({ ...FAST, LOG_LEVEL: 'debug' });
+});
+afterAll(async () => {
+  process.stderr.write = realWrite;
+  await h?.close();
+  await plain?.close();
+  await relay?.close();
+  await refusing?.close();
+});
+
+async function ok(on: Harness, tool: string, params: unknown, key = on.ws.owner.key) {
+  const out = await callTool(on, 'rest', key, tool, params);
+  answers.push(JSON.stringify(out));
+  if (!out.ok) throw new Error(`${tool} failed: ${out.status} ${out.code} ${out.message}`);
+  return out.result;
+}
+
+const emailIn = (on: Harness, id: string, status: string) => async () => {
+  const found = (await ok(on, 'email.list', {})).items.find((e: { email_id: string }) => e.email_id === id);
+  return found?.status === status ? found : undefined;
+};
+
+describe('email over SMTP', () => {
+  it('delivers a markdown email to the SMTP server with its Message-ID, headers, HTML and text parts', async () => {
+    const rec = (await ok(h, 'records.create', { object_type_slug: 'contacts', data: { name: 'Ana' } })).record_id;
+    const sent = await ok(h, 'email.send', {
+      to: ['ana@example.com'], cc: 'cc@example.com', bcc: ['hidden@example.com'], subject: 'Your proposal', body: 'Hello **Ana**, see you soon.',
+      body_format: 'markdown', record_ids: [rec],
+    });
+    expect(sent.status).toBe('queued');
+    const done = await eventually(emailIn(h, sent.email_id, 'sent'));
+    expect(done.sent_at).not.toBeNull();
+    const mail = relay.mails.find((m) => m.raw.includes(sent.message_id))!;
+    expect(mail).toBeDefined();
+    expect(mail.from).toBe('owner@e2e.test');
+    expect(mail.to.sort()).toEqual(['ana@example.com', 'cc@example.com', 'hidden@example.com']);
+    expect(mail.raw).toMatch(/^Subject: Your proposal\r?$/m);
+    expect(mail.raw).toMatch(new RegExp(`^Message-ID: ${sent.message_id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\r?$`, 'mi'));
+    expect(mail.raw).toMatch(/^To: ana@example.com\r?$/m);
+    expect(mail.raw).not.toMatch(/^Bcc:/m);
+    expect(mail.raw).toContain('multipart/alternative');
+    expect(mail.raw).toContain('<strong>Ana</strong>');
+    expect(mail.raw).toContain('Hello **Ana**, see you soon.');
+    const history = (await ok(h, 'timeline.list', { record_id: rec })).items;
+    expect(history.map((e: { action: string; resource_type: string }) => `${e.resource_type}.${e.action}`)).toEqual(['email.update', 'email.create', 'record.create']);
+    expect(history[0].diff).toEqual({ status: { before: 'queued', after: 'sent' } });
+  });
+
+  it('mails support tickets to SUPPORT_EMAIL through the same outbox', async () => {
+    const ticket = await ok(h, 'support.create_ticket', { subject: 'Import fails', body: 'It stops at row 3' });
+    expect(ticket).toMatchObject({ status: 'open', priority: 'normal' });
+    expect(ticket.email_id).toMatch(/^eml_/);
+    await eventually(emailIn(h, ticket.email_id, 'sent'));
+    expect(relay.mails.some((m) => m.to.includes('help@crm.test') && m.raw.includes(ticket.ticket_id))).toBe(true);
+  });
+
+  it('sends through a connected smtp integration and ends failed with the server\'s reply when it refuses', async () => {
+    const connected = await ok(plain, 'integrations.connect', { provider: 'smtp', config: { url: `smtp://crm:${SMTP_PASSWORD}@${refusing.url.slice(7)}`, from: 'sales@crm.test' } });
+    expect(connected).toMatchObject({ provider: 'smtp', status: 'connected', config: { url: 'set', from: 'sales@crm.test' } });
+    const sent = await ok(plain, 'email.send', { to: 'nobody@example.com', subject: 'Hi', body: 'x' });
+    expect(sent.status).toBe('queued');
+    const failed = await eventually(emailIn(plain, sent.email_id, 'failed'));
+    expect(failed.attempts).toBe(3);
+    expect(failed.error).toContain('550');
+    expect(failed.error).toContain('mailbox unavailable');
+    expect(refusing.auths[0]).toEqual({ username: 'crm', password: SMTP_PASSWORD });
+    expect(refusing.mails).toEqual([]);
+  });
+});
+
+describe('webhooks', () => {
+  let receiver: Receiver;
+  afterAll(async () => receiver?.close());
+
+  it('posts matching events signed with the secret, retries a failing receiver, and accepts each event once with one delivery id', async () => {
+    receiver = await startReceiver(WEBHOOK_SECRET, 2);
+    const hook = await ok(h, 'integrations.connect', { provider: 'webhook', config: { url: receiver.url, events: ['note.create'], secret: WEBHOOK_SECRET } });
+    expect(hook.config).toEqual({ url: receiver.url, events: ['note.create'], secret: 'set' });
+    await ok(h, 'records.create', { object_type_slug: 'companies', data: { name: 'Not subscribed' } });
+    const note = await ok(h, 'notes.create', { title: 'Call went well' });
+    await eventually(async () => receiver.hits.some((hit) => hit.status === 204));
+    const ids = new Set(receiver.hits.map((hit) => hit.headers['crm-delivery-id']));
+    expect(ids.size).toBe(1);
+    expect(receiver.hits.map((hit) => hit.status)).toEqual([500, 500, 204]);
+    expect(receiver.hits.every((hit) => hit.signed)).toBe(true);
+    const payload = JSON.parse(receiver.hits[2]!.body);
+    expect(payload).toMatchObject({ event: 'note.create', delivery_id: [...ids][0], data: { resource_type: 'note', resource_id: note.note_id } });
+    const listed = (await ok(h, 'integrations.list', {})).items.find((i: { integration_id: string }) => i.integration_id === hook.integration_id);
+    expect(listed.deliveries).toEqual([expect.objectContaining({ delivery_id: [...ids][0], status: 'delivered', attempts: 3, last_status: 204, event: 'note.create' })]);
+  });
+
+  it('counts a receiver that does not answer in time as a failed try, and retries with the same delivery id', async () => {
+    const slow = await startReceiver(WEBHOOK_SECRET, 1, { hang: true });
+    try {
+      const hook = await ok(h, 'integrations.connect', { provider: 'webhook', config: { url: slow.url, events: ['meeting.create'], secret: WEBHOOK_SECRET } });
+      await ok(h, 'meetings.create', { title: 'Sync', starts_at: '2027-03-01T10:00:00Z', ends_at: '2027-03-01T10:30:00Z' });
+      await eventually(async () => slow.hits.some((hit) => hit.status === 204));
+      expect(slow.hits).toHaveLength(2);
+      expect(slow.hits[0]!.headers['crm-delivery-id']).toBe(slow.hits[1]!.headers['crm-delivery-id']);
+      const listed = (await ok(h, 'integrations.list', {})).items.find((i: { integration_id: string }) => i.integration_id === hook.integration_id);
+      expect(listed.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 2, event: 'meeting.create' });
+      await ok(h, 'integrations.disconnect', { integration_id: hook.integration_id });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a webhook URL on a private network unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is true', async () => {
+    const out = await callTool(plain, 'rest', plain.ws.owner.key, 'integrations.connect', {
+      provider: 'webhook', config: { url: 'http://127.0.0.1:9/hook', events: ['*'], secret: WEBHOOK_SECRET },
+    });
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'config.url', rule: 'private_network' } });
+    const mapped = await callTool(plain, 'rest', plain.ws.owner.key, 'integrations.connect', {
+      provider: 'webhook', config: { url: 'http://[::ffff:10.0.0.1]/hook', events: ['*'], secret: WEBHOOK_SECRET },
+    });
+    expect(mapped).toMatchObject({ ok: false, status: 400, details: { param: 'config.url' } });
+  });
+
+  it('stops delivering after disconnect', async () => {
+    const quiet = await startReceiver(WEBHOOK_SECRET);
+    // Only notes: the hook's own integration.create may legitimately go out before the disconnect.
+    const hook = await ok(h, 'integrations.connect', { provider: 'webhook', config: { url: quiet.url, events: ['note.create'], secret: WEBHOOK_SECRET } });
+    await ok(h, 'integrations.disconnect', { integration_id: hook.integration_id });
+    await ok(h, 'notes.create', { title: 'After disconnect' });
+    await h.server.comms.tick();
+    await h.server.comms.tick();
+    expect(quiet.hits).toEqual([]);
+    expect((await ok(h, 'integrations.list', {})).items.map((i: { integration_id: string }) => i.integration_id)).not.toContain(hook.integration_id);
+    await quiet.close();
+  });
+});
+
+describe('secrets', () => {
+  it('never shows a secret in an answer, a log line or a timeline event, and stores it encrypted', async () => {
+    for (const on of [h, plain]) {
+      answers.push(JSON.stringify(await ok(on, 'timeline.list', { page_size: 100 })));
+      answers.push(JSON.stringify(await ok(on, 'integrations.list', {})));
+    }
+    const everything = [...answers, ...logs].join('\n');
+    expect(everything.length).toBeGreaterThan(1000);
+    expect(everything).toContain('"tool":"integrations.connect"');
+    expect(everything).not.toContain(WEBHOOK_SECRET);
+    expect(everything).not.toContain(SMTP_PASSWORD);
+    const stored = (await h.server.store.listComms(h.ws.id, { kind: 'integration', offset: 0, limit: 10, tag: 'webhook' })).items[0]!;
+    expect(JSON.stringify(stored.data)).not.toContain(WEBHOOK_SECRET);
+    expect(String((stored.data.secrets as { secret: string }).secret)).toMatch(/^v1:/);
+  });
+});
