@@ -9,11 +9,12 @@ import { viewTools } from './views.ts';
 import { noteTools } from './notes.ts';
 import { taskTools } from './tasks.ts';
 import { timelineTools } from './timeline.ts';
+import { graphTools } from './graph.ts';
 
 /** Every tool the service offers, by name. Frozen; built once (STYLE.md §1). */
 export const CATALOG: ReadonlyMap<string, ToolDefinition> = (() => {
   const map = new Map<string, ToolDefinition>();
-  for (const tool of [...objectTools, ...recordTools, ...listsTools, ...viewTools, ...noteTools, ...taskTools, ...timelineTools]) {
+  for (const tool of [...objectTools, ...recordTools, ...listsTools, ...viewTools, ...noteTools, ...taskTools, ...timelineTools, ...graphTools]) {
     if (map.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
     if (!(TOOL_NAMES as readonly string[]).includes(tool.name)) throw new Error(`tool ${tool.name} is not one of the 62 names`);
     map.set(tool.name, tool);

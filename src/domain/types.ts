@@ -222,10 +222,10 @@ export interface Task {
   deleted_at: string | null;
 }
 
-export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove'] as const;
+export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove', 'classify'] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
-export const RESOURCE_TYPES = ['record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task'] as const;
+export const RESOURCE_TYPES = ['record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task', 'link'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** One field's change: absent `before` means it was set, absent `after` that it was cleared. */

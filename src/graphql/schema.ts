@@ -7,6 +7,7 @@ import './types/view.ts';
 import './types/note.ts';
 import './types/task.ts';
 import './types/timeline.ts';
+import './types/graph.ts';
 
 /** The application API over the store. Built once per process. */
 export const schema: GraphQLSchema = builder.toSchema();

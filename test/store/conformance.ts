@@ -4,6 +4,7 @@ import type { Harness } from './conformance/harness.ts';
 import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
+import { graphCases } from './conformance/graph.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
 import { listCases } from './conformance/lists.cases.ts';
 import { noteCases } from './conformance/notes.cases.ts';
@@ -62,5 +63,6 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     taskCases(harness);
     timelineCases(harness);
     workIsolationCases(harness);
+    graphCases(harness);
   });
 }

@@ -1,5 +1,7 @@
 import type { Store } from '../store/port.ts';
 import type { Actor } from '../actor.ts';
+import { ClassifyService } from './classify.ts';
+import { GraphService } from './graph.ts';
 import { ListService } from './lists.ts';
 import { NoteService } from './notes.ts';
 import { ObjectService } from './objects.ts';
@@ -17,6 +19,8 @@ export interface Services {
   notes: NoteService;
   tasks: TaskService;
   timeline: TimelineService;
+  graph: GraphService;
+  classify: ClassifyService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -30,5 +34,7 @@ export function createServices(store: Store, actor: Actor): Services {
     notes: new NoteService(store, actor, records),
     tasks: new TaskService(store, actor, records),
     timeline: new TimelineService(store, actor),
+    graph: new GraphService(store, actor, objects, records),
+    classify: new ClassifyService(store, actor, records),
   };
 }

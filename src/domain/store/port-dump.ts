@@ -1,6 +1,7 @@
 import type {
   ApiKey, CrmList, ListEntry, Note, ObjectType, Relation, SavedView, StoredRecord, Task, TimelineEvent, User, Workspace,
 } from '../types.ts';
+import type { Classification, Link } from '../graph/types.ts';
 
 /**
  * Moving a workspace between stores (SQLite → Neo4j, or a backup): one neutral row per stored
@@ -14,6 +15,8 @@ export type DumpRow =
   | { kind: 'object_type'; row: ObjectType }
   | { kind: 'record'; row: StoredRecord }
   | { kind: 'relation'; row: Relation & { workspace_id: string } }
+  | { kind: 'link'; row: Link }
+  | { kind: 'classification'; row: Classification }
   | { kind: 'list'; row: CrmList }
   | { kind: 'entry'; row: ListEntry }
   | { kind: 'view'; row: SavedView }
@@ -25,13 +28,13 @@ export type DumpKind = DumpRow['kind'];
 
 /** The order rows are dumped and must be loaded in: every row's references come before it. */
 export const DUMP_ORDER: readonly DumpKind[] = [
-  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'event',
+  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'link', 'classification', 'list', 'entry', 'view', 'note', 'task', 'event',
 ];
 
 export interface DumpStore {
   /**
    * Every row of the workspace, deleted ones included: kinds in DUMP_ORDER, rows of a kind by id
-   * (relations by from_id, to_id, type). Object types carry all their fields (archived included).
+   * (relations — field edges — by from_id, to_id, type; classifications by record_id). Object types carry all their fields (archived included).
    * `not_found` for an unknown workspace.
    */
   dumpWorkspace(workspaceId: string): AsyncIterable<DumpRow>;

@@ -1,5 +1,6 @@
 import type { FilterNode, SortSpec } from '../filter-ast.ts';
 import type { DumpStore } from './port-dump.ts';
+import type { GraphStore } from './port-graph.ts';
 import type { NewEvent, WorkStore } from './port-work.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
@@ -19,7 +20,7 @@ import type {
  * - Mutators take the timeline events of the change (`events`) and write them in the same
  *   transaction as the change; a failed change writes no event (port-work.ts has the timeline).
  */
-export interface Store extends WorkStore, DumpStore {
+export interface Store extends WorkStore, DumpStore, GraphStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   /** Creates or migrates the schema; idempotent. */
@@ -204,3 +205,4 @@ export interface SearchQuery {
 
 export type { FieldDef };
 export type * from './port-work.ts';
+export type * from './port-graph.ts';

@@ -2,6 +2,7 @@ import type { Store } from '../../domain/store/port.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';
+import { graphMethods } from './graph.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -53,6 +54,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...noteMethods(conn),
     ...taskMethods(conn),
     ...timelineMethods(conn),
+    ...graphMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };

@@ -3,6 +3,7 @@ import { Connection } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { translateError } from './errors.ts';
 import { entryMethods } from './entries.ts';
+import { graphMethods } from './graph.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -65,6 +66,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...noteMethods(c),
       ...taskMethods(c),
       ...timelineMethods(c),
+      ...graphMethods(c),
     }),
     ...dumpMethods(c),
     ...loadMethods(c),
