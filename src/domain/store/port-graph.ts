@@ -13,6 +13,12 @@ export interface GraphStore {
    * (`not_found` naming `from_record_id` / `to_record_id` otherwise).
    */
   createLink(workspaceId: string, input: NewLink, events: NewEvent[]): Promise<{ link: Link; created: boolean }>;
+  /**
+   * The bulk path (benchmark datasets, demo data): writes many links in one transaction, skipping
+   * any whose (from, to, type) exists or whose ends are not records of the workspace; no events.
+   * Returns how many were written.
+   */
+  createLinks(workspaceId: string, inputs: readonly NewLink[]): Promise<number>;
   getLink(workspaceId: string, linkId: string): Promise<Link | null>;
   findLink(workspaceId: string, fromId: string, toId: string, type: string): Promise<Link | null>;
   /** True when a record_reference field edge from → to of this type (field slug) exists. */

@@ -62,6 +62,16 @@ export function graphMethods(conn: Connection) {
       });
     },
 
+    async createLinks(workspaceId: string, inputs: readonly NewLink[]): Promise<number> {
+      // Twins within the batch are dropped here: the existence check does not see the batch's own writes.
+      const distinct = [...new Map(inputs.map((i) => [`${i.from_id} ${i.to_id} ${i.type}`, i])).values()];
+      const rows = distinct.map((i) => ({
+        id: idFor('relation', i), from_id: i.from_id, to_id: i.to_id, type: i.type, properties: JSON.stringify(i.properties), created_by: i.created_by,
+      }));
+      const row = await conn.write((tx) => tx.first(bind(Q.CREATE_LINKS, { workspace_id: workspaceId, rows, created_at: now() })));
+      return Number(row?.written ?? 0);
+    },
+
     getLink: (workspaceId: string, linkId: string) => conn.read((tx) => getLink(tx, workspaceId, linkId)),
     findLink: (workspaceId: string, fromId: string, toId: string, type: string) => conn.read((tx) => findLink(tx, workspaceId, fromId, toId, type)),
 

@@ -81,6 +81,23 @@ export function graphMethods(c: Connection) {
       });
     },
 
+    createLinks(workspaceId: string, inputs: readonly NewLink[]): number {
+      return c.tx(() => {
+        let written = 0;
+        const at = now();
+        for (const input of inputs) {
+          written += c.run(
+            `INSERT OR IGNORE INTO relations (workspace_id, type, source, from_id, from_object, to_id, to_object, created_at, link_id, properties, created_by)
+             SELECT a.workspace_id, ?, 'link', a.id, a.object_type_slug, b.id, b.object_type_slug, ?, ?, ?, ?
+             FROM records a JOIN records b ON b.id = ? AND b.workspace_id = a.workspace_id
+             WHERE a.id = ? AND a.workspace_id = ? AND a.id <> b.id`,
+            input.type, at, idFor('relation', input), JSON.stringify(input.properties), input.created_by, input.to_id, input.from_id, workspaceId,
+          ).changes;
+        }
+        return written;
+      });
+    },
+
     getLink,
     findLink,
 

@@ -155,6 +155,21 @@ export function graphCases(h: Harness): void {
       expect(await h.store.graphRecords(other.id, [g.id.Ann])).toEqual([]);
     });
 
+    it('writes links in bulk, skipping existing ones, twins, self-links and records of another workspace', async () => {
+      const g = await fixedGraph(h);
+      const other = await freshWorkspace(h);
+      const stranger = await h.store.createRecord(other.id, newRecord('contacts', { name: 'Stranger' }));
+      const bulk = (from: string, to: string, type: string) => ({ from_id: from, to_id: to, type, properties: { bulk: true }, created_by: null });
+      const written = await h.store.createLinks(g.ws.id, [
+        bulk(g.id.Ann, g.id.Ben, 'knows'), bulk(g.id.Ann, g.id.Ben, 'knows'), bulk(g.id.Ann, g.id.Dan, 'knows'),
+        bulk(g.id.Ann, g.id.Ann, 'knows'), bulk(g.id.Ann, stranger.id, 'knows'), bulk(g.id.Ben, g.id.Ann, 'knows'),
+      ]);
+      expect(written).toBe(2);
+      expect((await h.store.findLink(g.ws.id, g.id.Ann, g.id.Ben, 'knows'))?.properties).toEqual({ bulk: true });
+      expect((await h.store.findLink(g.ws.id, g.id.Ann, g.id.Dan, 'knows'))?.properties).toEqual({});
+      expect(await h.store.getRelations(other.id, stranger.id)).toEqual([]);
+    });
+
     it('reads interactions, contact ids by page and classifications back', async () => {
       const g = await fixedGraph(h);
       const note = await h.store.createNote(g.ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [g.id.Ann], created_by: null }, []);

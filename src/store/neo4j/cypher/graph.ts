@@ -33,6 +33,15 @@ MATCH (b:Record {id: $to_id, workspace_id: $workspace_id})
 CREATE (a)-[e:RELATES_TO {id: $id, type: $type, source: 'link', properties: $properties, created_by: $created_by, created_at: $created_at}]->(b)
 RETURN e.id AS id`);
 
+/** The bulk path: `$rows` ({id, from_id, to_id, type, properties (JSON), created_by}); existing links and missing ends are skipped. */
+export const CREATE_LINKS = statement('createLinks', ['workspace_id', 'rows', 'created_at'], `
+UNWIND $rows AS row
+MATCH (a:Record {id: row.from_id, workspace_id: $workspace_id})
+MATCH (b:Record {id: row.to_id, workspace_id: $workspace_id})
+WHERE a <> b AND NOT EXISTS { MATCH (a)-[old:RELATES_TO {source: 'link'}]->(b) WHERE old.type = row.type }
+CREATE (a)-[:RELATES_TO {id: row.id, type: row.type, source: 'link', properties: row.properties, created_by: row.created_by, created_at: $created_at}]->(b)
+RETURN count(*) AS written`);
+
 export const DELETE_LINK = statement('deleteLink', ['workspace_id', 'id'], `
 MATCH (a:Record)-[e:RELATES_TO {id: $id}]->(:Record)
 WHERE a.workspace_id = $workspace_id
