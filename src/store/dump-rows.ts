@@ -120,7 +120,7 @@ const ROWS: { readonly [K in DumpKind]: Check } = {
     created_at: time, updated_at: time, deleted_at: nullableTime,
   }),
   relation: shape<Relation & { workspace_id: string }>({
-    workspace_id: text, type: text, source: oneOf(['field', 'link']), from_id: text, from_object: text, to_id: text, to_object: text,
+    workspace_id: text, type: text, source: oneOf(['field']), from_id: text, from_object: text, to_id: text, to_object: text,
     created_at: time,
   }),
   link: shape<Link>({

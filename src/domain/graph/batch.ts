@@ -15,7 +15,7 @@ interface Pending {
  * own ids. Walks started together (GraphQL's `neighbors` on every record of a page) then cost one
  * round trip per level between them, not one per record.
  */
-export function batchExpansions(store: Pick<GraphStore, 'expandGraph'>, workspaceId: string): Pick<GraphStore, 'expandGraph'> {
+export function batchExpansions(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>, workspaceId: string): Pick<GraphStore, 'expandGraph' | 'edgesAmong'> {
   let queue: Pending[] = [];
   const flush = async () => {
     const batch = queue;
@@ -29,6 +29,7 @@ export function batchExpansions(store: Pick<GraphStore, 'expandGraph'>, workspac
     }
   };
   return {
+    edgesAmong: (ws, ids) => store.edgesAmong(ws, ids),
     expandGraph(ws: string, ids: readonly string[]): Promise<Expansion> {
       if (ws !== workspaceId) return store.expandGraph(ws, ids);
       return new Promise((resolve, reject) => {

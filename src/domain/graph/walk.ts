@@ -18,6 +18,8 @@ export interface WalkOptions {
   types?: readonly string[];
   /** Contact categories whose records are returned (all when absent). */
   categories?: readonly string[];
+  /** false: nodes only, one round trip fewer (GraphQL `Record.neighbors`). Default true. */
+  edges?: boolean;
 }
 
 export interface WalkResult {
@@ -42,13 +44,11 @@ export const EXPAND_CHUNK = 500;
  * - edges: every stored edge between two returned nodes, ordered by the position of the earlier
  *   end, then of the later end, then type, then origin.
  */
-export async function walk(store: Pick<GraphStore, 'expandGraph'>, workspaceId: string, root: GraphRecord, opts: WalkOptions): Promise<WalkResult> {
+export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>, workspaceId: string, root: GraphRecord, opts: WalkOptions): Promise<WalkResult> {
   const wanted = (r: GraphRecord): boolean =>
     (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
   const seen = new Map<string, WalkNode>([[root.id, node(root, 0, null)]]);
   const returned: WalkNode[] = [seen.get(root.id)!];
-  const expanded = new Set<string>();
-  const edges = new Map<string, GraphEdge>();
   let level: WalkNode[] = [returned[0]!];
   let truncated = false;
 
@@ -58,11 +58,9 @@ export async function walk(store: Pick<GraphStore, 'expandGraph'>, workspaceId: 
       const chunk = level.slice(start, start + EXPAND_CHUNK);
       const position = new Map(chunk.map((n, i) => [n.record_id, start + i]));
       const step = await store.expandGraph(workspaceId, chunk.map((n) => n.record_id));
-      chunk.forEach((n) => expanded.add(n.record_id));
       const records = new Map(step.records.map((r) => [r.id, r]));
       const found = new Map<string, { via: string; at: number }>();
       for (const edge of step.edges) {
-        edges.set(edgeKey(edge), edge);
         for (const [here, there] of [[edge.source, edge.target], [edge.target, edge.source]] as const) {
           const at = position.get(here);
           if (at === undefined || seen.has(there)) continue;
@@ -87,12 +85,9 @@ export async function walk(store: Pick<GraphStore, 'expandGraph'>, workspaceId: 
     level = next;
   }
 
-  const ids = new Set(returned.map((n) => n.record_id));
-  const unexpanded = returned.filter((n) => !expanded.has(n.record_id)).map((n) => n.record_id);
-  for (let start = 0; start < unexpanded.length; start += EXPAND_CHUNK) {
-    for (const edge of (await store.expandGraph(workspaceId, unexpanded.slice(start, start + EXPAND_CHUNK))).edges) edges.set(edgeKey(edge), edge);
-  }
-  return { nodes: returned, edges: orderEdges([...edges.values()].filter((e) => ids.has(e.source) && ids.has(e.target)), returned), truncated };
+  // The answer's edges in one more round trip (at most limit ≤ 1000 ids), those between two nodes of the last depth included.
+  const edges = returned.length > 1 && opts.edges !== false ? await store.edgesAmong(workspaceId, returned.map((n) => n.record_id)) : [];
+  return { nodes: returned, edges: orderEdges(edges, returned), truncated };
 }
 
 export function node(r: GraphRecord, depth: number, via: string | null): WalkNode {

@@ -115,7 +115,7 @@ export class GraphService {
     const depth = bounded('depth', input.depth, 1, GRAPH_LIMITS.depthMax, 1);
     const types = commaList('types', input.types, (await this.objects.list()).map((t) => t.slug));
     const start: GraphRecord = { id: root.id, object_type_slug: root.object_type_slug, category: null, strength: null };
-    const found = await walk(this.batched, this.ws, start, { depth, limit: GRAPH_LIMITS.limitDefault + 1, ...(types ? { types } : {}) });
+    const found = await walk(this.batched, this.ws, start, { depth, limit: GRAPH_LIMITS.limitDefault + 1, edges: false, ...(types ? { types } : {}) });
     return this.named(found.nodes.slice(1));
   }
 

@@ -99,6 +99,11 @@ export function graphMethods(conn: Connection) {
       return { edges, records: [...records.values()] };
     },
 
+    async edgesAmong(workspaceId: string, recordIds: readonly string[]): Promise<GraphEdge[]> {
+      const rows = await conn.read((tx) => tx.rows(bind(Q.EDGES_AMONG, { workspace_id: workspaceId, ids: unique(recordIds) })));
+      return rows.map((row) => ({ source: String(row.source), target: String(row.target), type: String(row.type), origin: row.origin as GraphEdge['origin'] }));
+    },
+
     async graphRecords(workspaceId: string, recordIds: readonly string[]): Promise<GraphRecord[]> {
       const rows = await conn.read((tx) => tx.rows(bind(Q.GRAPH_RECORDS, { workspace_id: workspaceId, ids: unique(recordIds) })));
       return rows.map((row) => toGraphRecord(row.record as P));

@@ -140,6 +140,17 @@ export function graphMethods(c: Connection) {
 
     graphRecords,
 
+    /** One index range scan per id (from_id leads the key); the other end is checked against the same set. */
+    edgesAmong(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {
+      const set = ids(recordIds);
+      return c.all<GraphEdge>(
+        `WITH f(id) AS (SELECT value FROM json_each(?))
+         SELECT rel.from_id AS source, rel.to_id AS target, rel.type, rel.source AS origin FROM f JOIN relations rel ON rel.from_id = f.id
+         WHERE rel.workspace_id = ? AND rel.to_id <> rel.from_id AND rel.to_id IN (SELECT value FROM json_each(?))`,
+        set, workspaceId, set,
+      );
+    },
+
     interactions(workspaceId: string, recordIds: readonly string[]): Interaction[] {
       return c.all<Interaction>(
         `SELECT l.record_id, 'notes' AS kind, n.created_at AS at FROM note_records l JOIN notes n ON n.id = l.note_id

@@ -59,6 +59,13 @@ WHERE r.deleted_at IS NULL AND o.deleted_at IS NULL AND o.id <> r.id
 WITH DISTINCT e, startNode(e) AS a, endNode(e) AS b
 RETURN a.id AS source, b.id AS target, e.type AS type, e.source AS origin, ${GRAPH_RECORD('a')} AS a_record, ${GRAPH_RECORD('b')} AS b_record`);
 
+/** The edges whose two ends are among `$ids` (the answer of a walk), walked from each start. */
+export const EDGES_AMONG = statement('edgesAmong', ['workspace_id', 'ids'], `
+UNWIND $ids AS id
+MATCH (a:Record {id: id, workspace_id: $workspace_id})-[e:RELATES_TO]->(b:Record)
+WHERE b.id IN $ids AND b.id <> a.id
+RETURN a.id AS source, b.id AS target, e.type AS type, e.source AS origin`);
+
 export const GRAPH_RECORDS = statement('graphRecords', ['workspace_id', 'ids'], `
 UNWIND $ids AS id
 MATCH (r:Record {id: id, workspace_id: $workspace_id})
