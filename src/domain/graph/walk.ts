@@ -32,6 +32,12 @@ export interface WalkResult {
 export const EXPAND_CHUNK = 500;
 
 /**
+ * The most records one walk reaches before it stops with `truncated: true`: a rare `types` or
+ * `categories` filter at depth 4 could otherwise walk a whole large workspace for one call.
+ */
+export const VISIT_MAX = 50_000;
+
+/**
  * Breadth-first walk from `root` (a live GraphRecord), treating every edge as undirected for
  * reachability, with one store round trip per level (per EXPAND_CHUNK records of a level).
  *
@@ -40,7 +46,8 @@ export const EXPAND_CHUNK = 500;
  * - within a depth, by the position of `via` in the previous depth, then by record id; `via` is the
  *   earliest record of the previous depth adjacent to the node. The walk passes through every live
  *   record; `types`/`categories` only choose which are returned (the root always is).
- * - `truncated` is true when a further matching record exists within `depth` beyond `limit`.
+ * - `truncated` is true when a further matching record exists within `depth` beyond `limit`, or
+ *   when the walk reached VISIT_MAX records before finishing.
  * - edges: every stored edge between two returned nodes, ordered by the position of the earlier
  *   end, then of the later end, then type, then origin.
  */
@@ -81,6 +88,7 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
         }
         returned.push(n);
       }
+      if (seen.size >= VISIT_MAX && !truncated) truncated = true;
     }
     level = next;
   }
