@@ -31,7 +31,10 @@ export interface GraphStore {
    * GraphRecord of every end of those edges. Self-edges are left out. Order is not specified.
    */
   expandGraph(workspaceId: string, recordIds: readonly string[]): Promise<{ edges: GraphEdge[]; records: GraphRecord[] }>;
-  /** Every stored edge (field or link) whose two ends are both among `recordIds`, self-edges left out; order not specified. */
+  /**
+   * Every stored edge (field or link) whose two ends are both among `recordIds`, self-edges left
+   * out; order not specified. Liveness is not checked: callers pass the live records a walk returned.
+   */
   edgesAmong(workspaceId: string, recordIds: readonly string[]): Promise<GraphEdge[]>;
   /** The GraphRecords of the live records among the ids (unknown and deleted ones are absent). */
   graphRecords(workspaceId: string, recordIds: readonly string[]): Promise<GraphRecord[]>;

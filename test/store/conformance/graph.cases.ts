@@ -170,6 +170,17 @@ export function graphCases(h: Harness): void {
       expect(await h.store.getRelations(other.id, stranger.id)).toEqual([]);
     });
 
+    it('reads one level around records (both ends live) and the edges among a set, in the stored direction', async () => {
+      const g = await fixedGraph(h);
+      const show = (edges: GraphEdge[]) => edges.map((e) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`).sort();
+      const step = await h.store.expandGraph(g.ws.id, [g.id.Ben, g.id.Dan]);
+      expect(show(step.edges)).toEqual(['Ann-knows/link->Dan', 'Ben-company/field->Acme', 'Dan-introduced_by/link->Cat']);
+      expect(step.records.map((r) => g.name(r.id)).sort()).toEqual(['Acme', 'Ann', 'Ben', 'Cat', 'Dan']);
+      expect(show(await h.store.edgesAmong(g.ws.id, [g.id.Ann, g.id.Acme, g.id.Dan, g.id.Cat]))).toEqual([
+        'Ann-company/field->Acme', 'Ann-knows/link->Dan', 'Cat-partner_of/link->Acme', 'Dan-introduced_by/link->Cat',
+      ]);
+    });
+
     it('reads interactions, contact ids by page and classifications back', async () => {
       const g = await fixedGraph(h);
       const note = await h.store.createNote(g.ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [g.id.Ann], created_by: null }, []);
