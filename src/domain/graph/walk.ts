@@ -59,10 +59,14 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
   let level: WalkNode[] = [returned[0]!];
   let truncated = false;
 
+  // Wanted records found per record expanded, as last seen: sizes the next chunk (see chunkSize).
+  let yieldPerRecord = 0;
   for (let depth = 1; depth <= opts.depth && level.length > 0 && !truncated; depth++) {
     const next: WalkNode[] = [];
-    for (let start = 0; start < level.length && !truncated; start += EXPAND_CHUNK) {
-      const chunk = level.slice(start, start + EXPAND_CHUNK);
+    for (let start = 0, size = 0; start < level.length && !truncated; start += size) {
+      size = chunkSize(opts.limit - returned.length + 1, yieldPerRecord);
+      const chunk = level.slice(start, start + size);
+      const before = returned.length;
       const position = new Map(chunk.map((n, i) => [n.record_id, start + i]));
       const step = await store.expandGraph(workspaceId, chunk.map((n) => n.record_id));
       const records = new Map(step.records.map((r) => [r.id, r]));
@@ -88,6 +92,7 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
         }
         returned.push(n);
       }
+      yieldPerRecord = (returned.length - before) / chunk.length;
       if (seen.size >= VISIT_MAX && !truncated) truncated = true;
     }
     level = next;
@@ -96,6 +101,17 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
   // The answer's edges in one more round trip (at most limit ≤ 1000 ids), those between two nodes of the last depth included.
   const edges = returned.length > 1 && opts.edges !== false ? await store.edgesAmong(workspaceId, returned.map((n) => n.record_id)) : [];
   return { nodes: returned, edges: orderEdges(edges, returned), truncated };
+}
+
+/**
+ * How many records of a level to expand next. Chunks are cut in level order, so the answer does
+ * not depend on them; they only save work when the limit is near: with `needed` more records to
+ * find and `yieldPerRecord` found per record expanded so far, about needed / yield records (with
+ * half again as margin, at least 8) are expanded, else EXPAND_CHUNK.
+ */
+export function chunkSize(needed: number, yieldPerRecord: number): number {
+  if (yieldPerRecord <= 0) return EXPAND_CHUNK;
+  return Math.min(EXPAND_CHUNK, Math.max(8, Math.ceil((needed / yieldPerRecord) * 1.5)));
 }
 
 export function node(r: GraphRecord, depth: number, via: string | null): WalkNode {
