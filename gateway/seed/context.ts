@@ -13,12 +13,14 @@ export interface SeedContext {
   made: { companies: string[]; contacts: string[]; deals: string[] };
   /** What each step made, by name, for the command's answer. */
   counts: Record<string, number>;
+  /** The seed in base 36, put into unique values (domains, emails) so seeds do not collide in one workspace. */
+  tag: string;
 }
 
 export function seedContext(store: Store, actor: Actor, scale: number, seed: number): SeedContext {
   return {
     store, services: createServices(store, actor), dice: new Dice(seeded(seed)), scale,
-    made: { companies: [], contacts: [], deals: [] }, counts: {},
+    made: { companies: [], contacts: [], deals: [] }, counts: {}, tag: seed.toString(36),
   };
 }
 

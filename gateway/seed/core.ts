@@ -11,7 +11,7 @@ export async function seedCore(ctx: SeedContext): Promise<void> {
   for (let i = 0; i < scaled(ctx, 300); i++) {
     const name = `${cap(dice.pick(HEADS))} ${cap(dice.pick(TAILS))} ${i + 1}`;
     const company = await s.records.create({ object_type_slug: 'companies', data: {
-      name, domain: `${name.toLowerCase().replaceAll(' ', '-')}.example`, industry: dice.pick(INDUSTRIES), employee_count: 5 + dice.int(5000),
+      name, domain: `${name.toLowerCase().replaceAll(' ', '-')}-${ctx.tag}.example`, industry: dice.pick(INDUSTRIES), employee_count: 5 + dice.int(5000),
     } });
     made.companies.push(company.id);
   }
@@ -20,7 +20,7 @@ export async function seedCore(ctx: SeedContext): Promise<void> {
     // Most people work somewhere; a few (advisers, investors) stand alone.
     const company = dice.chance(0.9) ? { company: dice.pick(made.companies) } : {};
     const person = await s.records.create({ object_type_slug: 'contacts', data: {
-      name: `${cap(first)} ${cap(last)}`, email: `${first}.${last}.${i + 1}@demo.example`, job_title: dice.pick(TITLES), ...company,
+      name: `${cap(first)} ${cap(last)}`, email: `${first}.${last}.${i + 1}.${ctx.tag}@demo.example`, job_title: dice.pick(TITLES), ...company,
     } });
     made.contacts.push(person.id);
   }

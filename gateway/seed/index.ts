@@ -1,5 +1,5 @@
 import type { Actor } from '../../src/domain/actor.ts';
-import { notFound } from '../../src/domain/errors.ts';
+import { CrmError, notFound } from '../../src/domain/errors.ts';
 import { addUser, createKey, createWorkspace } from '../../src/domain/services/settings.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { seedContext, type SeedContext } from './context.ts';
@@ -44,7 +44,14 @@ export async function seedDemo(store: Store, opts: SeedOptions): Promise<SeedRes
     plan: workspace.plan, trial_ends_at: workspace.trial_ends_at,
   };
   const ctx = seedContext(store, actor, opts.scale ?? 1, opts.seed ?? 20_261_123);
-  for (const step of SEED_STEPS) await step.run(ctx);
+  try {
+    for (const step of SEED_STEPS) await step.run(ctx);
+  } catch (error) {
+    if (error instanceof CrmError && error.code === 'conflict') {
+      throw new CrmError('conflict', `${error.message}: the workspace already holds demo data of this seed; seed another workspace or pass another --seed`, error.details);
+    }
+    throw error;
+  }
   const { key } = await createKey(store, { workspace_id: workspace.id, user_id: owner.id, name: 'demo', scopes: [], prefix: opts.keyPrefix });
   return { workspace_id: workspace.id, user_id: owner.id, key, counts: ctx.counts };
 }
