@@ -17,6 +17,7 @@ const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Ever
   crm keys list --workspace W
   crm keys revoke --key-id K
   crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
+  crm seed demo [--workspace W] [--scale X] [--seed N]   (a demo dataset; prints a key to try it)
   crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
   crm export --workspace W [--out FILE]   (JSON lines, lossless; stdout without --out)
   crm import [--file FILE]                 (into a store without that workspace; stdin without --file)
@@ -40,6 +41,8 @@ const OPTIONS = {
   out: { type: 'string' },
   file: { type: 'string' },
   key: { type: 'string' },
+  scale: { type: 'string' },
+  seed: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -109,6 +112,16 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       const { importFromFile } = await import('../src/store/transfer.ts');
       const { rows } = await importFromFile(store, v.file ?? null);
       return { json: { rows }, text: `imported ${rows} rows` };
+    }
+    case 'seed demo': {
+      const { seedDemo } = await import('./seed/index.ts');
+      const scale = v.scale === undefined ? 1 : Number(v.scale);
+      const seed = v.seed === undefined ? undefined : Number(v.seed);
+      if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new UsageError('--scale must be a number above 0, at most 10');
+      if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
+      const result = await seedDemo(store, { ...(v.workspace ? { workspaceId: v.workspace } : {}), scale, ...(seed === undefined ? {} : { seed }), keyPrefix: config.keyPrefix });
+      const made = Object.entries(result.counts).map(([k, n]) => `${n} ${k}`).join(', ');
+      return { json: result, text: `demo data in workspace ${result.workspace_id}: ${made}\nkey (shown once):\n${result.key}` };
     }
     case 'workspace create': {
       const days = v['trial-days'] === undefined ? undefined : Number(v['trial-days']);
@@ -180,7 +193,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig();
     const out = await run(argv, config);
-    if (out) process.stdout.write(`${json ? JSON.stringify(out.json) : out.text}\n`);
+    // Waits for the write: the caller exits right after, which would cut a large answer sent to a pipe.
+    if (out) await new Promise<void>((resolve) => process.stdout.write(`${json ? JSON.stringify(out.json) : out.text}\n`, () => resolve()));
     return 0;
   } catch (err) {
     if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {

@@ -44,11 +44,16 @@ export class Sampler {
  */
 export interface BenchCase {
   tool: ToolName;
+  /** Tells apart cases of one tool (e.g. `graph.query d3`); defaults to the tool name. */
+  name?: string;
   params: (s: Sampler) => Params;
   graphql?: (params: Params) => GraphQLRequest;
   scale?: boolean;
   writes?: boolean;
 }
+
+/** The name a case is reported and selected by. */
+export const caseName = (c: BenchCase): string => c.name ?? c.tool;
 
 export const CASES: BenchCase[] = [
   { tool: 'records.get', scale: true, params: (s) => ({ record_id: s.id() }) },
@@ -61,6 +66,9 @@ export const CASES: BenchCase[] = [
   },
   { tool: 'records.search', scale: true, params: (s) => ({ query: s.term(), page_size: 25 }) },
   { tool: 'objects.get', params: () => ({ slug: 'deals' }) },
+  { tool: 'graph.query', name: 'graph.query d2', scale: true, params: (s) => ({ record_id: s.id(), depth: 2, limit: 100 }) },
+  { tool: 'graph.query', name: 'graph.query d3', params: (s) => ({ record_id: s.id(), depth: 3, limit: 500 }) },
+  { tool: 'graph.path', params: (s) => ({ from_record_id: s.id('contacts'), to_record_id: s.id('contacts'), max_depth: 4, limit: 3 }) },
   {
     tool: 'reports.run', scale: true,
     params: () => ({ config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', time_bucket: 'month', chart_type: 'stacked_bar' } }),

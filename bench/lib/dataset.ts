@@ -34,6 +34,8 @@ export interface Dataset {
   owner_id: string;
   key: string;
   counts: Record<Slug, number>;
+  /** Links written besides the field references. */
+  links: number;
   sample: DatasetSample;
   load: LoadStats;
 }
@@ -84,6 +86,7 @@ async function load(store: Store, size: number, log: (line: string) => void): Pr
   const counts: Record<Slug, number> = { companies: 0, contacts: 0, deals: 0 };
   const started = performance.now();
   let storeMs = 0;
+  let relations = 0;
   let done = 0;
   let nextReport = 0.1;
   for (const batch of plan) {
@@ -97,6 +100,9 @@ async function load(store: Store, size: number, log: (line: string) => void): Pr
     });
     const t = performance.now();
     await store.createRecords(ws.id, inputs);
+    for (const links of chunks(generator.links(inputs.length), 5000)) {
+      relations += await store.createLinks(ws.id, links.map((l) => ({ ...l, properties: {}, created_by: owner })));
+    }
     storeMs += performance.now() - t;
     done += inputs.length;
     if (done / size >= nextReport) {
@@ -110,12 +116,16 @@ async function load(store: Store, size: number, log: (line: string) => void): Pr
     if (stored !== counts[slug]) throw new Error(`dataset ${size}: ${slug} has ${stored} records, expected ${counts[slug]}`);
   }
   return {
-    size, workspace_id: ws.id, owner_id: owner, key, counts, sample: generator.sample,
+    size, workspace_id: ws.id, owner_id: owner, key, counts, links: relations, sample: generator.sample,
     load: {
       records: done, seconds, records_per_s: done / seconds, store_seconds: storeMs / 1000,
       store_records_per_s: done / (storeMs / 1000), batches: plan.length, peak_rss_mb: peakRssMb(process.pid),
     },
   };
+}
+
+function* chunks<T>(items: readonly T[], size: number): IterableIterator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 /** A private copy of the cached store for one server run (creates must not grow the cache). */

@@ -7,16 +7,28 @@ import { COMPANY_HEADS, COMPANY_TAILS, DESCRIPTION_PARTS, FIRST_NAMES, JOB_TITLE
  * Realistic CRM data for the standard object types, deterministic per seed (ids aside): 10%
  * companies, 60% contacts, 30% deals. Records come in batches of whole companies with their
  * contacts and deals, so every reference points inside its batch: a contact works at a company,
- * a deal has a company and one to three of its contacts and an owner. Bump GENERATOR_VERSION
+ * a deal has a company and one to three of its contacts and an owner. Links (graph.link edges)
+ * join random records of the batch and earlier batches, LINKS_PER_RECORD per record, so a dataset
+ * of N records has about 10 N relations (field references and links). Bump GENERATOR_VERSION
  * whenever the output changes; it keys the dataset cache.
  */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export const COMPANIES_PER_BATCH = 500;
 const MIX = { companies: 0.1, contacts: 0.6 } as const;
+/** Links per record: with the field references (about 1.5 per record) a dataset has ~10 relations per record. */
+export const LINKS_PER_RECORD = 8.5;
+const LINK_TYPES = ['knows', 'knows', 'knows', 'introduced_by', 'works_with', 'partner_of', 'invested_in', 'supplies'];
 const STAGE_WEIGHTS = [30, 20, 15, 10, 15, 10];
 const INDUSTRIES = ['software', 'financial_services', 'healthcare', 'manufacturing', 'retail', 'education', 'media', 'other'];
 
 export type Slug = 'companies' | 'contacts' | 'deals';
+
+/** A link as a caller would send it to graph.link. */
+export interface RawLink {
+  from_id: string;
+  to_id: string;
+  type: string;
+}
 
 /** A record as a caller would send it to records.create, with its id pre-assigned. */
 export interface RawRecord {
@@ -48,9 +60,14 @@ export class Generator {
   readonly sample: DatasetSample = { ids: { companies: [], contacts: [], deals: [] }, searchTerms: [] };
   private readonly reservoirs: Record<Slug, Reservoir>;
   private readonly terms: Reservoir;
+  /** Every record id so far, for links (a million ids is a few tens of MB). */
+  private readonly all: string[] = [];
+  /** Links go through their own stream, so the records do not depend on them. */
+  private readonly linkRnd: () => number;
 
   constructor(seed: number, private readonly users: readonly string[]) {
     this.rnd = seeded(seed);
+    this.linkRnd = seeded(seed ^ 0x11ee);
     // The sample has its own stream, so the data does not depend on the sample size.
     const sampling = seeded(seed ^ 0x5eed);
     const { ids } = this.sample;
@@ -74,6 +91,23 @@ export class Generator {
       out.push(this.deal(company, staff.get(company.id)!));
     }
     for (const record of out) this.remember(record);
+    return out;
+  }
+
+  /**
+   * Links for a batch just made (its ids are the last `batchSize` remembered): each from a record
+   * of the batch, half of them to another record of the batch (communities), half to any record so
+   * far (the graph stays one component).
+   */
+  links(batchSize: number): RawLink[] {
+    const out: RawLink[] = [];
+    const start = this.all.length - batchSize;
+    const any = (from: number, to: number) => this.all[from + Math.floor(this.linkRnd() * (to - from))]!;
+    for (let i = 0; i < Math.round(batchSize * LINKS_PER_RECORD); i++) {
+      const from = any(start, this.all.length);
+      const to = this.linkRnd() < 0.5 ? any(start, this.all.length) : any(0, this.all.length);
+      out.push({ from_id: from, to_id: to, type: LINK_TYPES[Math.floor(this.linkRnd() * LINK_TYPES.length)]! });
+    }
     return out;
   }
 
@@ -149,6 +183,7 @@ export class Generator {
   }
 
   private remember(record: RawRecord): void {
+    this.all.push(record.id);
     this.reservoirs[record.object_type_slug].add(record.id);
     if (record.object_type_slug === 'deals') return;
     const [first = '', second = ''] = String(record.data.name).toLowerCase().split(' ');

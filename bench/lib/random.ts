@@ -1,16 +1,6 @@
 /** Deterministic randomness for datasets and request parameters. */
 
-/** mulberry32: a small, fast, seeded PRNG. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../../gateway/seed/random.ts';
 
 /** Reservoir sampling: a uniform sample of at most `size` items from a stream of any length. */
 export class Reservoir {

@@ -115,15 +115,15 @@ export function renderMarkdown(r: Results): string {
     '',
     '## Datasets and server start',
     '',
-    table(['records', 'companies / contacts / deals', 'load s', 'records/s', 'createRecords records/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
+    table(['records', 'companies / contacts / deals', 'links', 'load s', 'records/s', 'createRecords records/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
       r.datasets.map((d) => {
         const start = r.server_starts.find((x) => x.size === d.size);
-        return [n0(d.size), `${n0(d.counts.companies)} / ${n0(d.counts.contacts)} / ${n0(d.counts.deals)}`,
+        return [n0(d.size), `${n0(d.counts.companies)} / ${n0(d.counts.contacts)} / ${n0(d.counts.deals)}`, d.links === undefined ? '–' : n0(d.links),
           `${d.load.seconds.toFixed(1)}${d.cached ? ' (cached)' : ''}`, n0(d.load.records_per_s), n0(d.load.store_records_per_s),
           mb(d.load.peak_rss_mb), start ? start.seconds.toFixed(1) : '–', start ? mb(start.peak_rss_mb) : '–'];
       })),
     '',
-    'Loading is the Store bulk path (`createRecords`, one transaction per batch of whole companies with their contacts and deals); ' +
+    'Loading is the Store bulk path (`createRecords`, one transaction per batch of whole companies with their contacts and deals, then `createLinks`); ' +
       '"load s" and "records/s" include generating and validating the records. A cached dataset reports the figures of the run that built it.',
     '',
   ].join('\n');

@@ -30,6 +30,8 @@ export interface ServerStart {
 export interface DatasetReport {
   size: number;
   counts: Record<Slug, number>;
+  /** Links besides the field references (absent in results from before the graph cases). */
+  links?: number;
   cached: boolean;
   load: LoadStats;
 }

@@ -14,13 +14,14 @@ import { reportTools } from './reports.ts';
 import { analyticsTools } from './analytics.ts';
 import { commsTools } from './comms.ts';
 import { integrationTools } from './integrations.ts';
+import { graphTools } from './graph.ts';
 
 /** Every tool the service offers, by name. Frozen; built once (STYLE.md §1). */
 export const CATALOG: ReadonlyMap<string, ToolDefinition> = (() => {
   const map = new Map<string, ToolDefinition>();
   for (const tool of [
     ...objectTools, ...recordTools, ...listsTools, ...viewTools, ...noteTools, ...taskTools, ...timelineTools,
-    ...reportTools, ...analyticsTools, ...commsTools, ...integrationTools,
+    ...reportTools, ...analyticsTools, ...commsTools, ...integrationTools, ...graphTools,
   ]) {
     if (map.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
     if (!(TOOL_NAMES as readonly string[]).includes(tool.name)) throw new Error(`tool ${tool.name} is not one of the 62 names`);

@@ -222,11 +222,11 @@ export interface Task {
   deleted_at: string | null;
 }
 
-export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove'] as const;
+export const EVENT_ACTIONS = ['create', 'update', 'delete', 'restore', 'add', 'remove', 'classify'] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
 export const RESOURCE_TYPES = [
-  'record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task', 'report',
+  'record', 'object_type', 'field', 'list', 'entry', 'view', 'note', 'task', 'link', 'report',
   'email', 'message', 'meeting', 'integration', 'ticket',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];

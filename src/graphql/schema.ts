@@ -11,6 +11,7 @@ import './types/report.ts';
 import './types/analytics.ts';
 import './types/comms.ts';
 import './types/integrations.ts';
+import './types/graph.ts';
 
 /** The application API over the store. Built once per process. */
 export const schema: GraphQLSchema = builder.toSchema();

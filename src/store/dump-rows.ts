@@ -7,6 +7,7 @@ import {
 import { DUMP_ORDER, type DumpKind, type DumpRow } from '../domain/store/port-dump.ts';
 import type { SavedReport } from '../domain/reports/types.ts';
 import { COMM_KINDS, type Comm, type UsageCount } from '../domain/store/port-comms.ts';
+import { CATEGORIES, STRENGTHS, type Classification, type Link, type Reason } from '../domain/graph/types.ts';
 
 /**
  * The shape check of dump rows on their way in. A dump file is outside input: every row must be
@@ -47,6 +48,9 @@ const flag: Check = (v, path) => {
 };
 const integer: Check = (v, path) => {
   if (!Number.isInteger(v)) fail(path, 'an integer', v);
+};
+const number: Check = (v, path) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(path, 'a number', v);
 };
 const object: Check = (v, path) => {
   if (!isObject(v)) fail(path, 'an object', v);
@@ -94,6 +98,14 @@ const FIELD = shape<FieldDef>({
   archived: flag, config: object, position: integer, created_at: time,
 });
 
+/** `detail` is optional in a reason, so it is checked by hand. */
+const REASON: Check = (v, path) => {
+  const { detail, ...rest } = (isObject(v) ? v : {}) as Record<string, unknown>;
+  if (!isObject(v)) fail(path, 'an object', v);
+  shape<Omit<Reason, 'detail'>>({ signal: text, value: number, contribution: number })(rest, path);
+  if (detail !== undefined) anyText(detail, `${path}.detail`);
+};
+
 const ROWS: { readonly [K in DumpKind]: Check } = {
   workspace: shape<Workspace>({ id: text, name: anyText, plan: nullableText, trial_ends_at: nullableTime, created_at: time, updated_at: time }),
   user: shape<User>({ id: text, workspace_id: text, email: text, name: nullable(anyText), role: oneOf(ROLES), created_at: time }),
@@ -110,8 +122,15 @@ const ROWS: { readonly [K in DumpKind]: Check } = {
     created_at: time, updated_at: time, deleted_at: nullableTime,
   }),
   relation: shape<Relation & { workspace_id: string }>({
-    workspace_id: text, type: text, source: oneOf(['field', 'link']), from_id: text, from_object: text, to_id: text, to_object: text,
+    workspace_id: text, type: text, source: oneOf(['field']), from_id: text, from_object: text, to_id: text, to_object: text,
     created_at: time,
+  }),
+  link: shape<Link>({
+    id: text, workspace_id: text, from_id: text, to_id: text, type: text, properties: object, created_by: nullableText, created_at: time,
+  }),
+  classification: shape<Classification>({
+    record_id: text, workspace_id: text, category: oneOf(CATEGORIES), strength: oneOf(STRENGTHS), score: integer,
+    reasons: arrayOf(REASON), classified_at: time,
   }),
   list: shape<CrmList>({
     id: text, workspace_id: text, object_type_slug: text, name: anyText, description: nullable(anyText), fields: arrayOf(FIELD),

@@ -42,13 +42,14 @@ describe('the official 1.x MCP SDK client (2025-11-25)', () => {
     await client.close();
   });
 
-  it('lists every served tool for a key without scopes, each with input and output schemas and annotations', async () => {
+  it('lists exactly the 62 tools for a key without scopes, each with a title, input and output schemas and annotations', async () => {
     const client = await connect(h.ws.owner.key);
     const tools = await allTools(client);
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual([...names].filter((n) => (TOOL_NAMES as readonly string[]).includes(n)));
-    expect(names).toEqual(expect.arrayContaining(['objects.list', 'records.create', 'records.search']));
+    expect(names).toHaveLength(62);
+    expect(names).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
+      expect(tool.title?.length, tool.name).toBeGreaterThan(3);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.description?.length).toBeGreaterThan(20);

@@ -5,6 +5,7 @@ import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
 import { commCases } from './conformance/comms.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
+import { graphCases } from './conformance/graph.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
 import { listCases } from './conformance/lists.cases.ts';
 import { noteCases } from './conformance/notes.cases.ts';
@@ -68,5 +69,6 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     reportCases(harness);
     reportMatrixCases(harness);
     commCases(harness);
+    graphCases(harness);
   });
 }

@@ -351,12 +351,49 @@ const ANSWERS: Record<string, Answer> = {
   dumpNotes: dumpPage('Note', 't', 'note', links),
   dumpTasks: dumpPage('Task', 't', 'task', links),
   dumpEvents: dumpPage('Event', 'e', 'event'),
+  checkLinkEnds: (g, params) => (params.rows as Props[]).map((row, i) => ({
+    i, from_found: !!record(g, row.from_id, params.workspace_id), to_found: !!record(g, row.to_id, params.workspace_id),
+  })),
+  loadLinks: (g, params, maps) => {
+    for (const row of params.rows as Props[]) {
+      g.edge('RELATES_TO', record(g, row.from_id, params.workspace_id)!, record(g, row.to_id, params.workspace_id)!, evaluateMap(maps.get('RELATES_TO')!, { row }, params));
+    }
+    return [];
+  },
+  saveClassifications: (g, params) => {
+    for (const item of params.items as Props[]) {
+      const r = record(g, item.record_id, params.workspace_id)!;
+      Object.assign(r.props, { category: item.category, strength: item.strength, score: Math.trunc(Number(item.score)), reasons: item.reasons, classified_at: item.classified_at });
+    }
+    return [];
+  },
+  dumpLinks: (g, params) => g.edges
+    .filter((e) => e.type === 'RELATES_TO' && e.props.source === 'link' && e.from.props.workspace_id === params.workspace_id && String(e.props.id) > String(params.after))
+    .sort((a, b) => (String(a.props.id) < String(b.props.id) ? -1 : 1))
+    .slice(0, Number(params.limit))
+    .map((e) => ({
+      link: {
+        id: e.props.id, workspace_id: e.from.props.workspace_id, from_id: e.from.props.id, to_id: e.to.props.id, type: e.props.type,
+        properties: e.props.properties, created_by: e.props.created_by ?? null, created_at: e.props.created_at,
+      },
+    })),
+  dumpClassifications: (g, params) => g.all('Record', String(params.workspace_id))
+    .filter((n) => n.props.classified_at !== undefined && String(n.props.id) > String(params.after))
+    .sort((a, b) => (String(a.props.id) < String(b.props.id) ? -1 : 1))
+    .slice(0, Number(params.limit))
+    .map((n) => ({
+      classification: {
+        record_id: n.props.id, workspace_id: n.props.workspace_id, category: n.props.category, strength: n.props.strength, score: n.props.score,
+        reasons: n.props.reasons, classified_at: n.props.classified_at,
+      },
+    })),
   dumpRelations: (g, params) => {
     const key = (e: GEdge) => [e.from.props.id, e.to.props.id, e.props.type, e.props.source].map(String);
     const cursor = [params.from_id, params.to_id, params.type, params.source].map(String);
     const after = (k: string[]) => k.join('\u0000') > cursor.join('\u0000');
     return g.edges
-      .filter((e) => e.type === 'RELATES_TO' && e.from.props.workspace_id === params.workspace_id && e.to.props.workspace_id === params.workspace_id && after(key(e)))
+      .filter((e) => e.type === 'RELATES_TO' && e.props.source === 'field' && e.from.props.workspace_id === params.workspace_id
+        && e.to.props.workspace_id === params.workspace_id && after(key(e)))
       .sort((a, b) => (key(a).join('\u0000') < key(b).join('\u0000') ? -1 : 1))
       .slice(0, Number(params.limit))
       .map((e) => ({
@@ -447,6 +484,12 @@ async function populate(store: Store): Promise<string> {
   await call('meetings.create', { title: 'Demo', starts_at: '2027-01-01T10:00', ends_at: '2027-01-01T11:00', time_zone: 'Europe/Paris', attendees: [{ record_id: ada.record_id }, { email: 'x@example.com' }] });
   await call('support.create_ticket', { subject: 'Help', body: 'please' });
   await store.addUsage([{ workspace_id: ws.id, period: '2026-11', style: 'rest', count: 3 }, { workspace_id: ws.id, period: '2026-11', style: 'mcp', count: 1 }]);
+  // A link beside a field edge with the same ends and type, another to a deleted record, and classifications.
+  await call('graph.link', { from_record_id: ada.record_id, to_record_id: acme.record_id, type: 'company', properties: { note: 'twin', n: 2 } });
+  const investor = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ivy' } });
+  await call('graph.link', { from_record_id: investor.record_id, to_record_id: acme.record_id, type: 'invested_in' });
+  await call('graph.link', { from_record_id: investor.record_id, to_record_id: gone.record_id, type: 'knows' }).catch(() => undefined);
+  await call('contacts.classify', {});
   return ws.id;
 }
 
@@ -458,12 +501,7 @@ beforeAll(async () => {
   await sqlite.init();
   try {
     workspaceId = await populate(sqlite);
-    const dumped = await collect(sqlite.dumpWorkspace(workspaceId));
-    // graph.link is not built yet: a link edge beside a field edge with the same ends and type, in dump order.
-    const field = dumped.find((row) => row.kind === 'relation' && row.row.type === 'company')!;
-    const link: DumpRow = { kind: 'relation', row: { ...(field.row as Extract<DumpRow, { kind: 'relation' }>['row']), source: 'link' } };
-    dumped.splice(dumped.indexOf(field) + 1, 0, link);
-    source = dumped;
+    source = await collect(sqlite.dumpWorkspace(workspaceId));
   } finally {
     await sqlite.close();
   }
@@ -491,7 +529,9 @@ function rowsOf<K extends DumpRow['kind']>(rows: readonly DumpRow[], kind: K): A
 
 describe('a SQLite dump through the Neo4j adapter', () => {
   it('holds every kind of row, deleted and revoked ones included', () => {
-    expect(new Set(source.map((row) => row.kind))).toEqual(new Set(['workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage']));
+    expect(new Set(source.map((row) => row.kind))).toEqual(new Set([
+      'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'link', 'classification', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage',
+    ]));
     expect(rowsOf(source, 'record').some((r) => r.deleted_at !== null)).toBe(true);
     expect(rowsOf(source, 'object_type').some((t) => t.deleted_at !== null && t.fields.length > 0)).toBe(true);
   });
@@ -618,6 +658,7 @@ describe('the load statements write the properties the create statements write',
     ['loadRecords', 'writeIndex', 'FieldValue', []],
     ['loadClaims', 'writeClaims', 'UniqueClaim', []],
     ['loadRelations', 'addFieldRelations', 'RELATES_TO', []],
+    ['loadLinks', 'createLink', 'RELATES_TO', []],
     ['loadLists', 'createList', 'List', ['deleted_at']],
     ['loadListEntries', 'addListEntries', 'ListEntry', []],
     ['loadViews', 'createView', 'View', ['deleted_at']],
@@ -653,7 +694,7 @@ describe('dumpWorkspace on Neo4j', () => {
     // Usage counters (a few per month) are read in one go.
     expect(g.sent.every((s) => !s.write && s.params.limit === (['getWorkspace', 'dumpUsage'].includes(s.name) ? undefined : 2))).toBe(true);
     expect(g.sent.map((s) => s.name).filter((n, i, all) => all.indexOf(n) === i)).toEqual([
-      'getWorkspace', 'dumpUsers', 'dumpApiKeys', 'dumpObjectTypes', 'dumpRecords', 'dumpRelations', 'dumpLists', 'dumpListEntries',
+      'getWorkspace', 'dumpUsers', 'dumpApiKeys', 'dumpObjectTypes', 'dumpRecords', 'dumpRelations', 'dumpLinks', 'dumpClassifications', 'dumpLists', 'dumpListEntries',
       'dumpViews', 'dumpNotes', 'dumpTasks', 'dumpReports', 'dumpComms', 'dumpEvents', 'dumpUsage',
     ]);
   });
@@ -666,8 +707,12 @@ describe('dumpWorkspace on Neo4j', () => {
     expect(rows).toEqual(rowsOf(source, 'relation'));
     const cursors = g.sent.filter((s) => s.name === 'dumpRelations').map(({ params: p }) => [p.from_id, p.to_id, p.type, p.source]);
     expect(cursors).toEqual([['', '', '', ''], ...rows.map((r) => [r.from_id, r.to_id, r.type, r.source])]);
-    const twins = rows.filter((r) => r.type === 'company' && r.from_id === rows.find((x) => x.source === 'link')!.from_id);
-    expect(twins.map((r) => r.source)).toEqual(['field', 'link']);
+    // The link twin of a field edge is a link row of its own, with its id and properties.
+    const links = rowsOf(await collect(neo4j(g, { page: 1 }).dumpWorkspace(workspaceId)), 'link');
+    expect(links).toEqual(rowsOf(source, 'link'));
+    const twin = links.find((l) => l.type === 'company')!;
+    expect(twin.properties).toEqual({ note: 'twin', n: 2 });
+    expect(rows.filter((r) => r.type === 'company' && r.from_id === twin.from_id && r.to_id === twin.to_id).map((r) => r.source)).toEqual(['field']);
   });
 
   it('maps each page through the mappers of the normal reads, one read transaction per page', async () => {
@@ -704,7 +749,7 @@ describe('loadDump on Neo4j', () => {
     expect(sentRows(g, 'loadRecords')).toEqual(batches(count('record')));
     expect(sentRows(g, 'writeEvents')).toEqual(batches(count('event')));
     expect(sentRows(g, 'loadUsers')).toEqual([2]);
-    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage']
+    const batchCount = ['user', 'api_key', 'object_type', 'record', 'relation', 'link', 'classification', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event', 'usage']
       .reduce((sum, kind) => sum + batches(count(kind as DumpRow['kind'])).length, 0);
     // The workspace, each batch, and the final unveiling.
     expect(g.writes).toBe(1 + batchCount + 1);

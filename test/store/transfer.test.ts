@@ -48,6 +48,11 @@ async function populate(store: Store): Promise<{ workspaceId: string; key: strin
   await call('tasks.create', { title: 'Follow up', due_at: '2026-12-02', record_ids: [deal.record_id] });
   await call('reports.create', { name: 'By stage', config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', chart_type: 'bar', filters: [{ field: 'amount', operator: 'gt', value: 0 }] } });
   await call('reports.create', { name: 'Tmp', config: { object_type: 'deals', metric: 'count', chart_type: 'number' } }).then((r) => call('reports.delete', { report_id: r.report_id }));
+  const grace = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Grace' } });
+  await call('graph.link', { from_record_id: grace.record_id, to_record_id: acme.record_id, type: 'invested_in', properties: { round: 'seed' } });
+  await call('graph.link', { from_record_id: grace.record_id, to_record_id: ada.record_id, type: 'knows' })
+    .then((l) => call('graph.unlink', { link_id: l.link_id }));
+  await call('contacts.classify', {});
   expect(view.view_id).toBeTruthy();
   return { workspaceId: ws.id, key };
 }
@@ -67,7 +72,10 @@ describe('crm export / crm import', () => {
     expect(readFileSync(fileB, 'utf8')).toBe(readFileSync(fileA, 'utf8'));
 
     const kinds = new Set(readFileSync(fileA, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l).kind));
-    expect([...kinds].sort()).toEqual(['api_key', 'entry', 'event', 'list', 'note', 'object_type', 'record', 'relation', 'report', 'task', 'user', 'view', 'workspace']);
+    expect([...kinds].sort()).toEqual([
+      'api_key', 'classification', 'entry', 'event', 'link', 'list', 'note', 'object_type', 'record', 'relation', 'report', 'task', 'user', 'view',
+      'workspace',
+    ]);
 
     // The imported store serves the workspace: keys work, search and filters use rebuilt indexes, unique claims hold.
     const principal = await authenticate(b, `Bearer ${key}`, 'crm');
@@ -75,6 +83,11 @@ describe('crm export / crm import', () => {
     expect((await call('records.search', { query: 'acme' })).total).toBeGreaterThan(0);
     const [report] = (await call('reports.list', {})).items;
     expect((await call('reports.run', { report_id: report.report_id })).rows).toEqual([{ group: 'proposal', value: 5000.5, count: 1 }]);
+    // Links and classifications came along: the investor is found by category through her link.
+    const acme = (await call('records.search', { query: 'acme', object_type_slug: 'companies' })).items[0].record_id;
+    const investors = await call('graph.query', { record_id: acme, categories: 'investor' });
+    expect(investors.nodes.map((n: { display_name: string; category: string | null }) => [n.display_name, n.category])).toEqual([['Acme', null], ['Grace', 'investor']]);
+    expect(investors.edges).toEqual([{ source: expect.any(String), target: acme, type: 'invested_in', origin: 'link' }]);
     expect((await call('records.list', { object_type_slug: 'deals', filters: { amount: { gte: 5000 } } })).total).toBe(1);
     await expect(call('records.create', { object_type_slug: 'companies', data: { name: 'Dup', domain: 'acme.com' } })).rejects.toMatchObject({ code: 'conflict' });
     expect((await call('records.create', { object_type_slug: 'companies', data: { name: 'Gone again', domain: 'gone.io' } })).data.domain).toBe('gone.io');

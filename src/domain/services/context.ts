@@ -4,6 +4,8 @@ import { AnalyticsService } from './analytics.ts';
 import { BillingService } from './billing.ts';
 import { EmailService } from './email.ts';
 import { IntegrationService } from './integrations.ts';
+import { ClassifyService } from './classify.ts';
+import { GraphService } from './graph.ts';
 import { ListService } from './lists.ts';
 import { MeetingService } from './meetings.ts';
 import { MessageService } from './messages.ts';
@@ -31,6 +33,8 @@ export interface Services {
   meetings: MeetingService;
   integrations: IntegrationService;
   billing: BillingService;
+  graph: GraphService;
+  classify: ClassifyService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -51,5 +55,7 @@ export function createServices(store: Store, actor: Actor): Services {
     meetings: new MeetingService(store, actor),
     integrations: new IntegrationService(store, actor),
     billing: new BillingService(store, actor),
+    graph: new GraphService(store, actor, objects, records),
+    classify: new ClassifyService(store, actor, records),
   };
 }

@@ -3,6 +3,7 @@ import type {
 } from '../types.ts';
 import type { SavedReport } from '../reports/types.ts';
 import type { Comm, UsageCount } from './port-comms.ts';
+import type { Classification, Link } from '../graph/types.ts';
 
 /**
  * Moving a workspace between stores (SQLite → Neo4j, or a backup): one neutral row per stored
@@ -16,6 +17,8 @@ export type DumpRow =
   | { kind: 'object_type'; row: ObjectType }
   | { kind: 'record'; row: StoredRecord }
   | { kind: 'relation'; row: Relation & { workspace_id: string } }
+  | { kind: 'link'; row: Link }
+  | { kind: 'classification'; row: Classification }
   | { kind: 'list'; row: CrmList }
   | { kind: 'entry'; row: ListEntry }
   | { kind: 'view'; row: SavedView }
@@ -30,14 +33,14 @@ export type DumpKind = DumpRow['kind'];
 
 /** The order rows are dumped and must be loaded in: every row's references come before it. */
 export const DUMP_ORDER: readonly DumpKind[] = [
-  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'list', 'entry', 'view', 'note', 'task', 'report', 'comm', 'event',
-  'usage',
+  'workspace', 'user', 'api_key', 'object_type', 'record', 'relation', 'link', 'classification', 'list', 'entry', 'view', 'note', 'task',
+  'report', 'comm', 'event', 'usage',
 ];
 
 export interface DumpStore {
   /**
    * Every row of the workspace, deleted ones included: kinds in DUMP_ORDER, rows of a kind by id
-   * (relations by from_id, to_id, type). Object types carry all their fields (archived included).
+   * (relations — field edges — by from_id, to_id, type; classifications by record_id). Object types carry all their fields (archived included).
    * `not_found` for an unknown workspace.
    */
   dumpWorkspace(workspaceId: string): AsyncIterable<DumpRow>;

@@ -3,7 +3,9 @@ import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
 import { DUMP_ORDER } from '../../domain/store/port-dump.ts';
 import type { Connection, Row } from './connection.ts';
 import * as Q from './cypher/dump.ts';
+import { DUMP_CLASSIFICATIONS, DUMP_LINKS } from './cypher/graph.ts';
 import { GET_WORKSPACE } from './cypher/settings.ts';
+import { toClassification, toLink } from './graph.ts';
 import {
   props, toApiKey, toEntry, toEvent, toList, toNote, toObjectType, toRecord, toRelation, toTask, toUser, toView, toWorkspace,
 } from './rows.ts';
@@ -32,6 +34,8 @@ const PAGED: { readonly [K in Exclude<DumpKind, 'workspace' | 'relation' | 'usag
   api_key: { statement: Q.DUMP_API_KEYS, toRow: column('key', toApiKey) },
   object_type: { statement: Q.DUMP_OBJECT_TYPES, toRow: toObjectType },
   record: { statement: Q.DUMP_RECORDS, toRow: column('record', toRecord) },
+  link: { statement: DUMP_LINKS, toRow: column('link', toLink) },
+  classification: { statement: DUMP_CLASSIFICATIONS, toRow: column('classification', toClassification) },
   list: { statement: Q.DUMP_LISTS, toRow: column('list', toList) },
   entry: { statement: Q.DUMP_ENTRIES, toRow: column('entry', toEntry) },
   view: { statement: Q.DUMP_VIEWS, toRow: column('view', toView) },
@@ -67,7 +71,8 @@ export function dumpMethods(conn: Connection, opts: { page?: number } = {}) {
       const rows = await conn.read((tx) => tx.rows(bind(statement, { workspace_id: workspaceId, after, limit })));
       for (const row of rows) yield { kind, row: toRow(row) } as DumpRow;
       if (rows.length < limit) return;
-      after = (toRow(rows.at(-1)!) as { id: string }).id;
+      const last = toRow(rows.at(-1)!) as { id?: string; record_id?: string };
+      after = last.id ?? last.record_id!;
     }
   }
 

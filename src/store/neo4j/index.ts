@@ -3,6 +3,7 @@ import { commMethods } from './comms.ts';
 import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';
+import { graphMethods } from './graph.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -57,6 +58,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...timelineMethods(conn),
     ...reportMethods(conn),
     ...commMethods(conn),
+    ...graphMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };

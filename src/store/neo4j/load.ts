@@ -5,6 +5,7 @@ import { DumpChecker, dumpRowError } from '../dump-rows.ts';
 import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
 import { emailTaken, fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
+import * as G from './cypher/graph.ts';
 import * as Q from './cypher/load.ts';
 import { WRITE_EVENTS } from './cypher/timeline.ts';
 import { LOAD_COMMS, LOAD_USAGE } from './cypher/comms.ts';
@@ -202,6 +203,10 @@ class Import {
         return this.#recordPlan(batch as Placed<'record'>[]);
       case 'relation':
         return this.#relationPlan(batch as Placed<'relation'>[]);
+      case 'link':
+        return this.#linkPlan(batch as Placed<'link'>[]);
+      case 'classification':
+        return this.#classificationPlan(batch as Placed<'classification'>[]);
       case 'list':
         return this.#listPlan(batch as Placed<'list'>[]);
       case 'entry':
@@ -356,6 +361,36 @@ class Import {
         });
       },
       writes: [this.#rows(Q.LOAD_RELATIONS, batch.map(({ row }) => row))],
+    };
+  }
+
+  /** Links as dumped; both ends must be records of the dump. */
+  #linkPlan(batch: readonly Placed<'link'>[]): Plan {
+    return {
+      check: async (tx) => {
+        const found = new Map((await tx.rows(this.#rows(G.CHECK_LINK_ENDS, batch.map(({ row }) => row)))).map((r) => [Number(r.i), r]));
+        return firstProblem(batch, ({ row }, index) => {
+          const ends = found.get(index);
+          if (!ends?.from_found) return notInDump('row.from_id', 'record', row.from_id);
+          if (!ends.to_found) return notInDump('row.to_id', 'record', row.to_id);
+          return undefined;
+        });
+      },
+      writes: [this.#rows(G.LOAD_LINKS, batch.map(({ row }) => ({ ...row, properties: JSON.stringify(row.properties) })))],
+    };
+  }
+
+  /** Classifications land on their records; a record missing from the dump is named. */
+  #classificationPlan(batch: readonly Placed<'classification'>[]): Plan {
+    return {
+      check: async (tx) => {
+        const rows = batch.map(({ row }) => ({ from_id: row.record_id, to_id: row.record_id }));
+        const found = new Map((await tx.rows(this.#rows(G.CHECK_LINK_ENDS, rows))).map((r) => [Number(r.i), r]));
+        return firstProblem(batch, ({ row }, index) => (found.get(index)?.from_found ? undefined : notInDump('row.record_id', 'record', row.record_id)));
+      },
+      writes: [bind(G.SAVE_CLASSIFICATIONS, {
+        workspace_id: this.workspaceId, items: batch.map(({ row }) => ({ ...row, reasons: JSON.stringify(row.reasons) })),
+      })],
     };
   }
 

@@ -48,8 +48,10 @@ export const PROPERTY_KEYS = [
   'field', 't', 'lt', 'n',
   // UniqueClaim
   'record_id', 'value',
-  // RELATES_TO
-  'source',
+  // RELATES_TO (links also carry id, type, properties, created_by)
+  'source', 'properties',
+  // Record classification (contacts.classify)
+  'category', 'strength', 'score', 'reasons', 'classified_at',
   // List (also object_type_slug, name, description, created_by, seq)
   'fields', 'entry_seq',
   // ListEntry (also list_id, record_id, data, created_by, seq)

@@ -4,6 +4,7 @@ import { DUMP_ORDER } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
 import { toEntry, type EntryRow } from './entries.ts';
 import { translateError } from './errors.ts';
+import { CLASSIFICATION_COLUMNS, LINK_COLUMNS, toClassification, toLink, type ClassificationRow, type LinkRow } from './graph.ts';
 import { ENTRY_COLUMNS } from './items.ts';
 import { LIST_COLUMNS, toList, type ListRow } from './lists.ts';
 import { NOTE_COLUMNS } from './notes.ts';
@@ -43,9 +44,17 @@ const READERS: { readonly [K in DumpKind]: Reader<K> } = {
   },
   record: { sql: `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.workspace_id = ? ORDER BY r.id`, toRow: (row: RecordRow) => toRecord(row) },
   relation: {
-    // `source` last only orders a field edge and a link edge that share both ends and the type.
-    sql: `SELECT workspace_id, ${RELATION_COLUMNS} FROM relations WHERE workspace_id = ? ORDER BY from_id, to_id, type, source`,
+    // Field edges only: links are dumped as `link` rows, with their id and properties.
+    sql: `SELECT workspace_id, ${RELATION_COLUMNS} FROM relations WHERE workspace_id = ? AND source = 'field' ORDER BY from_id, to_id, type, source`,
     toRow: (row: RelationRow & { workspace_id: string }) => row,
+  },
+  link: {
+    sql: `SELECT ${LINK_COLUMNS} FROM relations WHERE workspace_id = ? AND source = 'link' ORDER BY link_id`,
+    toRow: (row: LinkRow) => toLink(row),
+  },
+  classification: {
+    sql: `SELECT ${CLASSIFICATION_COLUMNS} FROM contact_classifications WHERE workspace_id = ? ORDER BY record_id`,
+    toRow: (row: ClassificationRow) => toClassification(row),
   },
   list: { sql: `SELECT ${LIST_COLUMNS} FROM lists t WHERE t.workspace_id = ? ORDER BY t.id`, toRow: (row: ListRow) => toList(row) },
   entry: { sql: `SELECT ${ENTRY_COLUMNS} FROM list_entries r WHERE r.workspace_id = ? ORDER BY r.id`, toRow: (row: EntryRow) => toEntry(row) },

@@ -4,6 +4,7 @@ import { Connection } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { translateError } from './errors.ts';
 import { entryMethods } from './entries.ts';
+import { graphMethods } from './graph.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -73,6 +74,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...aggregateMethods(c),
       ...summaryMethods(c),
       ...commMethods(c),
+      ...graphMethods(c),
     }),
     ...dumpMethods(c),
     ...loadMethods(c),

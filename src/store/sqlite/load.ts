@@ -6,6 +6,7 @@ import type { DumpRow } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
 import { DumpChecker, dumpRowError } from '../dump-rows.ts';
 import { insertEntryRow } from './entries.ts';
+import { insertLinkRow, upsertClassification } from './graph.ts';
 import { translateError } from './errors.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
@@ -155,6 +156,11 @@ class Loader {
         this.#requireRecord('row.from_id', dumped.row.from_id);
         this.#requireRecord('row.to_id', dumped.row.to_id);
         return insertRelationRow(c, dumped.row);
+      case 'link':
+        return insertLinkRow(c, dumped.row, this.#requireRecord('row.from_id', dumped.row.from_id), this.#requireRecord('row.to_id', dumped.row.to_id));
+      case 'classification':
+        this.#requireRecord('row.record_id', dumped.row.record_id);
+        return upsertClassification(c, dumped.row);
       case 'list':
         this.#requireTypes(dumped.row.object_type_slug);
         this.#lists.set(dumped.row.id, insertListRow(c, dumped.row));
@@ -232,8 +238,11 @@ class Loader {
     return pk;
   }
 
-  #requireRecord(path: string, recordId: string): void {
-    if (!this.c.get('SELECT 1 FROM records WHERE id = ? AND workspace_id = ?', recordId, this.workspaceId)) throw missing(path, 'record', recordId);
+  /** The record's object type; `missing` when the dump has no such record before this row. */
+  #requireRecord(path: string, recordId: string): string {
+    const row = this.c.get<{ object_type_slug: string }>('SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', recordId, this.workspaceId);
+    if (!row) throw missing(path, 'record', recordId);
+    return row.object_type_slug;
   }
 }
 

@@ -327,6 +327,30 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     `,
   },
   {
+    version: 7,
+    name: 'graph links and contact classifications',
+    // Links are edges of the relations table with source 'link', so walks read one table indexed by
+    // both endpoints (the primary key leads with from_id, relations_by_to with to_id); they add an
+    // id, free properties and their author. Classifications are one row per contact.
+    sql: `
+      ALTER TABLE relations ADD COLUMN link_id TEXT;
+      ALTER TABLE relations ADD COLUMN properties TEXT;
+      ALTER TABLE relations ADD COLUMN created_by TEXT;
+      CREATE UNIQUE INDEX relations__link_id ON relations(link_id) WHERE link_id IS NOT NULL;
+
+      CREATE TABLE contact_classifications (
+        record_id TEXT PRIMARY KEY REFERENCES records(id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        category TEXT NOT NULL,
+        strength TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        reasons TEXT NOT NULL,
+        classified_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX contact_classifications_by_workspace ON contact_classifications(workspace_id, category);
+    `,
+  },
+  {
     version: 8,
     name: 'saved reports',
     // The config is one JSON document: it is read whole and never queried by its parts.

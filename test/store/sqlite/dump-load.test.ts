@@ -58,6 +58,7 @@ function derived(db: Database.Database, workspaceId: string) {
                  JOIN records r ON r.pk = u.record_pk JOIN object_types t ON t.pk = u.object_type_pk
                  WHERE t.workspace_id = ? AND t.deleted_at IS NULL ORDER BY 1, 2, 3`),
     relations: all('SELECT * FROM relations WHERE workspace_id = ? ORDER BY from_id, source, type, to_id'),
+    classifications: all('SELECT * FROM contact_classifications WHERE workspace_id = ? ORDER BY record_id'),
     entryValues: all(`SELECT e.id, l.id AS list_id, v.field, v.v_text, v.v_num FROM entry_values v
                       JOIN list_entries e ON e.pk = v.entry_pk JOIN lists l ON l.pk = v.list_pk
                       WHERE e.workspace_id = ? ORDER BY 1, 2, 3, 4, 5`),
@@ -101,9 +102,9 @@ describe('sqlite dumpWorkspace / loadDump', () => {
     await call('records.delete', { record_id: ada.record_id });
     await call('records.restore', { record_id: ada.record_id });
     await call('views.create', { name: 'Hot view', object_type_slug: 'contacts', list_id: list.list_id, visible_fields: ['stage'] });
-    // A link edge beside a field edge with the same ends and type: the dump orders them by source.
-    a.raw().prepare(`INSERT INTO relations (workspace_id, from_id, to_id, type, source, from_object, to_object, created_at)
-                     VALUES (?, ?, ?, 'company', 'link', 'contacts', 'companies', ?)`).run(ws.id, ada.record_id, acme.record_id, new Date().toISOString());
+    // A link beside a field edge with the same ends and type: it is dumped as a link row, the field edge as a relation.
+    await call('graph.link', { from_record_id: ada.record_id, to_record_id: acme.record_id, type: 'company', properties: { note: 'twin' } });
+    await call('contacts.classify', {});
 
     const b = await temp();
     const dumped = await collect(a.store.dumpWorkspace(ws.id));

@@ -51,7 +51,7 @@ export const DUMP_EVENTS = page('Events', 'Event', 'e', `RETURN ${EVENT} AS even
 export const DUMP_COMMS = page('Comms', 'Comm', 't', `RETURN ${COMM} AS comm`);
 
 /**
- * Every RELATES_TO edge of the workspace, deleted ends included, ordered as SQLite dumps its
+ * Every field edge (RELATES_TO with source 'field'; links are dumped as link rows) of the workspace, deleted ends included, ordered as SQLite dumps its
  * relations table (from_id, to_id, type, source), after the cursor `($from_id, $to_id, $type,
  * $source)` ('' each for the first page). `from_object`/`to_object` are the ends' object types, as
  * every read of relations has them. The cursor is a key because a record has at most one edge of a
@@ -59,7 +59,7 @@ export const DUMP_COMMS = page('Comms', 'Comm', 't', `RETURN ${COMM} AS comm`);
  * must keep it so for link edges.
  */
 export const DUMP_RELATIONS = statement('dumpRelations', ['workspace_id', 'from_id', 'to_id', 'type', 'source', 'limit'], `
-MATCH (a:Record {workspace_id: $workspace_id})-[e:RELATES_TO]->(b:Record {workspace_id: $workspace_id})
+MATCH (a:Record {workspace_id: $workspace_id})-[e:RELATES_TO {source: 'field'}]->(b:Record {workspace_id: $workspace_id})
 WHERE a.id >= $from_id
   AND (a.id > $from_id OR b.id > $to_id
        OR (b.id = $to_id AND (e.type > $type OR (e.type = $type AND e.source > $source))))

@@ -1,0 +1,139 @@
+import type { GraphStore } from '../store/port-graph.ts';
+import type { Category, GraphEdge, GraphRecord, Strength } from './types.ts';
+
+/** A node of a walk's answer. `via` is the record it was first reached through (null for the root). */
+export interface WalkNode {
+  record_id: string;
+  object_type_slug: string;
+  depth: number;
+  via: string | null;
+  category: Category | null;
+  strength: Strength | null;
+}
+
+export interface WalkOptions {
+  depth: number;
+  limit: number;
+  /** Object type slugs whose records are returned (all when absent). */
+  types?: readonly string[];
+  /** Contact categories whose records are returned (all when absent). */
+  categories?: readonly string[];
+  /** false: nodes only, one round trip fewer (GraphQL `Record.neighbors`). Default true. */
+  edges?: boolean;
+}
+
+export interface WalkResult {
+  nodes: WalkNode[];
+  edges: GraphEdge[];
+  truncated: boolean;
+}
+
+/** How many frontier records one expansion asks for; larger levels take several round trips. */
+export const EXPAND_CHUNK = 500;
+
+/**
+ * The most records one walk reaches before it stops with `truncated: true`: a rare `types` or
+ * `categories` filter at depth 4 could otherwise walk a whole large workspace for one call.
+ */
+export const VISIT_MAX = 50_000;
+
+/**
+ * Breadth-first walk from `root` (a live GraphRecord), treating every edge as undirected for
+ * reachability, with one store round trip per level (per EXPAND_CHUNK records of a level).
+ *
+ * Order, identical on every store because it is decided here:
+ * - the root first (depth 0), then depth 1, 2, … (nearest first);
+ * - within a depth, by the position of `via` in the previous depth, then by record id; `via` is the
+ *   earliest record of the previous depth adjacent to the node. The walk passes through every live
+ *   record; `types`/`categories` only choose which are returned (the root always is).
+ * - `truncated` is true when a further matching record exists within `depth` beyond `limit`, or
+ *   when the walk reached VISIT_MAX records before finishing.
+ * - edges: every stored edge between two returned nodes, ordered by the position of the earlier
+ *   end, then of the later end, then type, then origin.
+ */
+export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>, workspaceId: string, root: GraphRecord, opts: WalkOptions): Promise<WalkResult> {
+  const wanted = (r: GraphRecord): boolean =>
+    (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
+  const seen = new Map<string, WalkNode>([[root.id, node(root, 0, null)]]);
+  const returned: WalkNode[] = [seen.get(root.id)!];
+  let level: WalkNode[] = [returned[0]!];
+  let truncated = false;
+
+  // Wanted records found per record expanded, as last seen: sizes the next chunk (see chunkSize).
+  let yieldPerRecord = 0;
+  for (let depth = 1; depth <= opts.depth && level.length > 0 && !truncated; depth++) {
+    const next: WalkNode[] = [];
+    for (let start = 0, size = 0; start < level.length && !truncated; start += size) {
+      size = chunkSize(opts.limit - returned.length + 1, yieldPerRecord);
+      const chunk = level.slice(start, start + size);
+      const before = returned.length;
+      const position = new Map(chunk.map((n, i) => [n.record_id, start + i]));
+      const step = await store.expandGraph(workspaceId, chunk.map((n) => n.record_id));
+      const records = new Map(step.records.map((r) => [r.id, r]));
+      const found = new Map<string, { via: string; at: number }>();
+      for (const edge of step.edges) {
+        for (const [here, there] of [[edge.source, edge.target], [edge.target, edge.source]] as const) {
+          const at = position.get(here);
+          if (at === undefined || seen.has(there)) continue;
+          const best = found.get(there);
+          if (!best || at < best.at) found.set(there, { via: here, at });
+        }
+      }
+      const discovered = [...found.entries()]
+        .sort(([a, x], [b, y]) => x.at - y.at || compare(a, b))
+        .map(([id, { via }]) => node(records.get(id)!, depth, via));
+      for (const n of discovered) {
+        seen.set(n.record_id, n);
+        next.push(n);
+        if (!wanted(records.get(n.record_id)!)) continue;
+        if (returned.length >= opts.limit) {
+          truncated = true;
+          break;
+        }
+        returned.push(n);
+      }
+      yieldPerRecord = (returned.length - before) / chunk.length;
+      if (seen.size >= VISIT_MAX && !truncated) truncated = true;
+    }
+    level = next;
+  }
+
+  // The answer's edges in one more round trip (at most limit ≤ 1000 ids), those between two nodes of the last depth included.
+  const edges = returned.length > 1 && opts.edges !== false ? await store.edgesAmong(workspaceId, returned.map((n) => n.record_id)) : [];
+  return { nodes: returned, edges: orderEdges(edges, returned), truncated };
+}
+
+/**
+ * How many records of a level to expand next. Chunks are cut in level order, so the answer does
+ * not depend on them; they only save work when the limit is near: with `needed` more records to
+ * find and `yieldPerRecord` found per record expanded so far, about needed / yield records (with
+ * half again as margin, at least 8) are expanded, else EXPAND_CHUNK.
+ */
+export function chunkSize(needed: number, yieldPerRecord: number): number {
+  if (yieldPerRecord <= 0) return EXPAND_CHUNK;
+  return Math.min(EXPAND_CHUNK, Math.max(8, Math.ceil((needed / yieldPerRecord) * 1.5)));
+}
+
+export function node(r: GraphRecord, depth: number, via: string | null): WalkNode {
+  return { record_id: r.id, object_type_slug: r.object_type_slug, depth, via, category: r.category, strength: r.strength };
+}
+
+export const edgeKey = (e: GraphEdge): string => `${e.source}\u0000${e.target}\u0000${e.type}\u0000${e.origin}`;
+
+/** Code-unit order, the same as SQLite's BINARY collation and Cypher's string order. */
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Edges by the position of their earlier end among `nodes`, then of the later end, then type and origin. */
+export function orderEdges(edges: GraphEdge[], nodes: readonly { record_id: string }[]): GraphEdge[] {
+  const pos = new Map(nodes.map((n, i) => [n.record_id, i]));
+  const key = (e: GraphEdge): [number, number] => {
+    const a = pos.get(e.source)!;
+    const b = pos.get(e.target)!;
+    return a < b ? [a, b] : [b, a];
+  };
+  return edges.sort((x, y) => {
+    const [x1, x2] = key(x);
+    const [y1, y2] = key(y);
+    return x1 - y1 || x2 - y2 || compare(x.type, y.type) || compare(x.origin, y.origin) || compare(x.source, y.source);
+  });
+}

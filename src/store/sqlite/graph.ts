@@ -1,0 +1,187 @@
+import { CrmError } from '../../domain/errors.ts';
+import type { Classification, GraphEdge, GraphRecord, Interaction, Link } from '../../domain/graph/types.ts';
+import type { NewEvent } from '../../domain/store/port-work.ts';
+import type { NewLink } from '../../domain/store/port-graph.ts';
+import { insertSql, type Connection } from './connection.ts';
+import { idFor, now } from './rows.ts';
+import { withEvents } from './timeline.ts';
+
+/** Links are rows of `relations` with source 'link' (migration 7). */
+export const LINK_COLUMNS = 'link_id AS id, workspace_id, from_id, to_id, type, properties, created_by, created_at';
+export type LinkRow = Omit<Link, 'properties'> & { properties: string | null };
+
+export const toLink = (row: LinkRow): Link => ({ ...row, properties: row.properties ? JSON.parse(row.properties) as Record<string, unknown> : {} });
+
+export const CLASSIFICATION_COLUMNS = 'record_id, workspace_id, category, strength, score, reasons, classified_at';
+export type ClassificationRow = Omit<Classification, 'reasons'> & { reasons: string };
+export const toClassification = (row: ClassificationRow): Classification => ({ ...row, reasons: JSON.parse(row.reasons) as Classification['reasons'] });
+
+/** A JSON array parameter read with json_each, so one statement takes any number of ids. */
+const ids = (values: readonly string[]): string => JSON.stringify([...new Set(values)]);
+
+/** Writes a link row as given (create and load alike). */
+export function insertLinkRow(c: Connection, link: Link, fromObject: string, toObject: string): void {
+  c.run(
+    insertSql('relations', 'workspace_id, type, source, from_id, from_object, to_id, to_object, created_at, link_id, properties, created_by'),
+    link.workspace_id, link.type, 'link', link.from_id, fromObject, link.to_id, toObject, link.created_at, link.id,
+    JSON.stringify(link.properties), link.created_by,
+  );
+}
+
+/** Writes a classification row, replacing the contact's previous one (save and load alike). */
+export function upsertClassification(c: Connection, item: Classification): void {
+  c.run(
+    `INSERT OR REPLACE INTO contact_classifications (${CLASSIFICATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    item.record_id, item.workspace_id, item.category, item.strength, item.score, JSON.stringify(item.reasons), item.classified_at,
+  );
+}
+
+/** Synchronous graph methods of the Store: links, one-level expansions, interactions, classifications. */
+export function graphMethods(c: Connection) {
+  const liveType = (workspaceId: string, id: string, param: string): string => {
+    const row = c.get<{ object_type_slug: string }>(
+      'SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL', id, workspaceId,
+    );
+    if (!row) throw new CrmError('not_found', `${param}: the record ${JSON.stringify(id)} was not found`, { param, resource: 'record', id });
+    return row.object_type_slug;
+  };
+  const findLink = (workspaceId: string, fromId: string, toId: string, type: string): Link | null => {
+    const row = c.get<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM relations WHERE from_id = ? AND source = 'link' AND type = ? AND to_id = ? AND workspace_id = ?`,
+      fromId, type, toId, workspaceId,
+    );
+    return row ? toLink(row) : null;
+  };
+  const getLink = (workspaceId: string, linkId: string): Link | null => {
+    const row = c.get<LinkRow>(`SELECT ${LINK_COLUMNS} FROM relations WHERE link_id = ? AND workspace_id = ?`, linkId, workspaceId);
+    return row ? toLink(row) : null;
+  };
+  const graphRecords = (workspaceId: string, recordIds: readonly string[]): GraphRecord[] => c.all<GraphRecord>(
+    `SELECT r.id, r.object_type_slug, k.category, k.strength FROM records r
+       LEFT JOIN contact_classifications k ON k.record_id = r.id
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
+    ids(recordIds), workspaceId,
+  );
+
+  return {
+    createLink(workspaceId: string, input: NewLink, events: NewEvent[]): { link: Link; created: boolean } {
+      return c.tx(() => {
+        const fromObject = liveType(workspaceId, input.from_id, 'from_record_id');
+        const toObject = liveType(workspaceId, input.to_id, 'to_record_id');
+        const existing = findLink(workspaceId, input.from_id, input.to_id, input.type);
+        if (existing) return { link: existing, created: false };
+        return withEvents(c, workspaceId, events, () => {
+          const link: Link = {
+            id: idFor('relation', input), workspace_id: workspaceId, from_id: input.from_id, to_id: input.to_id, type: input.type,
+            properties: input.properties, created_by: input.created_by, created_at: now(),
+          };
+          insertLinkRow(c, link, fromObject, toObject);
+          return { link, created: true };
+        });
+      });
+    },
+
+    createLinks(workspaceId: string, inputs: readonly NewLink[]): number {
+      return c.tx(() => {
+        let written = 0;
+        const at = now();
+        for (const input of inputs) {
+          written += c.run(
+            `INSERT OR IGNORE INTO relations (workspace_id, type, source, from_id, from_object, to_id, to_object, created_at, link_id, properties, created_by)
+             SELECT a.workspace_id, ?, 'link', a.id, a.object_type_slug, b.id, b.object_type_slug, ?, ?, ?, ?
+             FROM records a JOIN records b ON b.id = ? AND b.workspace_id = a.workspace_id
+             WHERE a.id = ? AND a.workspace_id = ? AND a.id <> b.id`,
+            input.type, at, idFor('relation', input), JSON.stringify(input.properties), input.created_by, input.to_id, input.from_id, workspaceId,
+          ).changes;
+        }
+        return written;
+      });
+    },
+
+    getLink,
+    findLink,
+
+    hasFieldEdge(workspaceId: string, fromId: string, toId: string, type: string): boolean {
+      return !!c.get(
+        "SELECT 1 FROM relations WHERE from_id = ? AND source = 'field' AND type = ? AND to_id = ? AND workspace_id = ?",
+        fromId, type, toId, workspaceId,
+      );
+    },
+
+    deleteLink(workspaceId: string, linkId: string, events: NewEvent[]): Link {
+      return withEvents(c, workspaceId, events, () => {
+        const link = getLink(workspaceId, linkId);
+        if (!link) throw new CrmError('not_found', `link_id ${JSON.stringify(linkId)}: no such link`, { param: 'link_id', resource: 'link', id: linkId });
+        c.run('DELETE FROM relations WHERE link_id = ?', linkId);
+        return link;
+      });
+    },
+
+    /** Two index range scans per frontier id (from_id is the key's prefix, relations_by_to leads with to_id). */
+    expandGraph(workspaceId: string, recordIds: readonly string[]): { edges: GraphEdge[]; records: GraphRecord[] } {
+      const frontier = ids(recordIds);
+      const edges = c.all<GraphEdge>(
+        `WITH f(id) AS (SELECT value FROM json_each(?)),
+         e AS (
+           SELECT rel.from_id, rel.to_id, rel.type, rel.source FROM f JOIN relations rel ON rel.from_id = f.id WHERE rel.workspace_id = ?
+           UNION
+           SELECT rel.from_id, rel.to_id, rel.type, rel.source FROM f JOIN relations rel ON rel.to_id = f.id WHERE rel.workspace_id = ?
+         )
+         SELECT e.from_id AS source, e.to_id AS target, e.type, e.source AS origin FROM e
+           JOIN records a ON a.id = e.from_id AND a.deleted_at IS NULL
+           JOIN records b ON b.id = e.to_id AND b.deleted_at IS NULL
+         WHERE e.from_id <> e.to_id`,
+        frontier, workspaceId, workspaceId,
+      );
+      const ends = new Set<string>();
+      for (const edge of edges) ends.add(edge.source).add(edge.target);
+      return { edges, records: ends.size ? graphRecords(workspaceId, [...ends]) : [] };
+    },
+
+    graphRecords,
+
+    /** One index range scan per id (from_id leads the key); the other end is checked against the same set. */
+    edgesAmong(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {
+      const set = ids(recordIds);
+      return c.all<GraphEdge>(
+        `WITH f(id) AS (SELECT value FROM json_each(?))
+         SELECT rel.from_id AS source, rel.to_id AS target, rel.type, rel.source AS origin FROM f JOIN relations rel ON rel.from_id = f.id
+         WHERE rel.workspace_id = ? AND rel.to_id <> rel.from_id AND rel.to_id IN (SELECT value FROM json_each(?))`,
+        set, workspaceId, set,
+      );
+    },
+
+    interactions(workspaceId: string, recordIds: readonly string[]): Interaction[] {
+      return c.all<Interaction>(
+        `SELECT l.record_id, 'notes' AS kind, n.created_at AS at FROM note_records l JOIN notes n ON n.id = l.note_id
+           WHERE l.record_id IN (SELECT value FROM json_each(?)) AND n.workspace_id = ? AND n.deleted_at IS NULL
+         UNION ALL
+         SELECT l.record_id, 'tasks' AS kind, t.updated_at AS at FROM task_records l JOIN tasks t ON t.id = l.task_id
+           WHERE l.record_id IN (SELECT value FROM json_each(?)) AND t.workspace_id = ? AND t.deleted_at IS NULL`,
+        ids(recordIds), workspaceId, ids(recordIds), workspaceId,
+      );
+    },
+
+    recordIdsOf(workspaceId: string, objectSlug: string, after: string | null, limit: number): string[] {
+      return c.all<{ id: string }>(
+        `SELECT r.id FROM records r
+         WHERE r.object_type_pk = (SELECT pk FROM object_types WHERE workspace_id = ? AND slug = ? AND deleted_at IS NULL)
+           AND r.deleted_at IS NULL AND r.id > ? ORDER BY r.id LIMIT ?`,
+        workspaceId, objectSlug, after ?? '', limit,
+      ).map((row) => row.id);
+    },
+
+    saveClassifications(workspaceId: string, items: readonly Omit<Classification, 'workspace_id'>[], events: NewEvent[]): void {
+      withEvents(c, workspaceId, events, () => {
+        for (const item of items) upsertClassification(c, { ...item, workspace_id: workspaceId });
+      });
+    },
+
+    getClassifications(workspaceId: string, recordIds: readonly string[]): Classification[] {
+      return c.all<ClassificationRow>(
+        `SELECT ${CLASSIFICATION_COLUMNS} FROM contact_classifications WHERE record_id IN (SELECT value FROM json_each(?)) AND workspace_id = ? ORDER BY record_id`,
+        ids(recordIds), workspaceId,
+      ).map(toClassification);
+    },
+  };
+}

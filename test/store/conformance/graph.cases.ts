@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { classifyContacts } from '../../../src/domain/graph/classify.ts';
+import { shortestPaths } from '../../../src/domain/graph/path.ts';
+import type { GraphEdge, GraphRecord } from '../../../src/domain/graph/types.ts';
+import { walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
+import { expectCrmError, freshWorkspace, newRecord, type Harness } from './harness.ts';
+import { fixedGraph, link, type FixedGraph } from './graph-fixture.ts';
+import { actions, ev, timeline } from './work.ts';
+
+/**
+ * The relationship graph on the fixed graph of graph-fixture.ts. Walks and paths are decided in
+ * src/domain/graph over the store's one-level expansions, so every adapter must give exactly these
+ * nodes, edges, order, via, truncation and paths.
+ */
+export function graphCases(h: Harness): void {
+  const root = async (g: FixedGraph, name: keyof FixedGraph['id']): Promise<GraphRecord> => (await h.store.graphRecords(g.ws.id, [g.id[name]]))[0]!;
+  const run = async (g: FixedGraph, from: keyof FixedGraph['id'], opts: Partial<WalkOptions> = {}) => {
+    const found = await walk(h.store, g.ws.id, await root(g, from), { depth: 2, limit: 100, ...opts });
+    return {
+      nodes: found.nodes.map((n) => `${g.name(n.record_id)}@${n.depth}<${n.via ? g.name(n.via) : '-'}`),
+      edges: found.edges.map((e: GraphEdge) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`),
+      truncated: found.truncated,
+    };
+  };
+
+  describe('graph', () => {
+    it('walks breadth-first, nearest first, ordered by the node it came through then id, skipping the deleted record', async () => {
+      const g = await fixedGraph(h);
+      expect(await run(g, 'Ann')).toEqual({
+        nodes: ['Ann@0<-', 'Acme@1<Ann', 'Dan@1<Ann', 'D2@1<Ann', 'Ben@2<Acme', 'Cat@2<Acme', 'D1@2<Acme', 'Fay@2<Acme', 'Globex@2<D2'],
+        edges: [
+          'Ann-company/field->Acme', 'Ann-knows/link->Dan', 'D2-contacts/field->Ann', 'Ben-company/field->Acme', 'Cat-partner_of/link->Acme',
+          'D1-company/field->Acme', 'Acme-partner_of/link->Fay', 'Dan-introduced_by/link->Cat', 'D2-company/field->Globex',
+          'D1-contacts/field->Cat', 'Cat-company/field->Globex', 'Fay-company/field->Globex',
+        ],
+        truncated: false,
+      });
+    });
+
+    it('cuts the answer at the limit, root included, and says so', async () => {
+      const g = await fixedGraph(h);
+      expect(await run(g, 'Ann', { limit: 5 })).toEqual({
+        nodes: ['Ann@0<-', 'Acme@1<Ann', 'Dan@1<Ann', 'D2@1<Ann', 'Ben@2<Acme'],
+        edges: ['Ann-company/field->Acme', 'Ann-knows/link->Dan', 'D2-contacts/field->Ann', 'Ben-company/field->Acme'],
+        truncated: true,
+      });
+      expect((await run(g, 'Ann', { limit: 9 })).truncated).toBe(false);
+    });
+
+    it('walks through every record but returns only the chosen types', async () => {
+      const g = await fixedGraph(h);
+      expect(await run(g, 'Ann', { types: ['contacts'] })).toEqual({
+        nodes: ['Ann@0<-', 'Dan@1<Ann', 'Ben@2<Acme', 'Cat@2<Acme', 'Fay@2<Acme'],
+        edges: ['Ann-knows/link->Dan', 'Dan-introduced_by/link->Cat'],
+        truncated: false,
+      });
+      expect((await run(g, 'Globex', { depth: 1, types: ['contacts'] })).nodes).toEqual(['Globex@0<-', 'Cat@1<Globex', 'Fay@1<Globex']);
+    });
+
+    it('filters on persisted categories and carries them on the nodes', async () => {
+      const g = await fixedGraph(h);
+      const at = '2026-01-01T00:00:00.000Z';
+      await h.store.saveClassifications(g.ws.id, [
+        { record_id: g.id.Cat, category: 'partner', strength: 'warm', score: 40, reasons: [], classified_at: at },
+        { record_id: g.id.Ben, category: 'customer', strength: 'strong', score: 80, reasons: [], classified_at: at },
+      ], []);
+      expect((await run(g, 'Ann', { categories: ['partner'] })).nodes).toEqual(['Ann@0<-', 'Cat@2<Acme']);
+      const found = await walk(h.store, g.ws.id, await root(g, 'Ann'), { depth: 2, limit: 100, types: ['contacts'] });
+      expect(found.nodes.map((n) => [g.name(n.record_id), n.category, n.strength])).toEqual([
+        ['Ann', null, null], ['Dan', null, null], ['Ben', 'customer', 'strong'], ['Cat', 'partner', 'warm'], ['Fay', null, null],
+      ]);
+    });
+
+    it('finds the same nodes at depth 1 and 4 as the walk definition says, through cycles', async () => {
+      const g = await fixedGraph(h);
+      expect((await run(g, 'Dan', { depth: 1 })).nodes).toEqual(['Dan@0<-', 'Ann@1<Dan', 'Cat@1<Dan']);
+      expect((await run(g, 'Dan', { depth: 4 })).nodes).toEqual([
+        'Dan@0<-', 'Ann@1<Dan', 'Cat@1<Dan', 'Acme@2<Ann', 'D2@2<Ann', 'Globex@2<Cat', 'D1@2<Cat', 'Ben@3<Acme', 'Fay@3<Acme',
+      ]);
+    });
+
+    it('finds the shortest paths, warmest first, and none beyond max_depth', async () => {
+      const g = await fixedGraph(h);
+      const at = '2026-01-01T00:00:00.000Z';
+      await h.store.saveClassifications(g.ws.id, [
+        { record_id: g.id.Fay, category: 'partner', strength: 'strong', score: 70, reasons: [], classified_at: at },
+        { record_id: g.id.Cat, category: 'partner', strength: 'weak', score: 20, reasons: [], classified_at: at },
+      ], []);
+      const paths = async (from: keyof FixedGraph['id'], to: keyof FixedGraph['id'], maxDepth = 4, limit = 10) =>
+        (await shortestPaths(h.store, g.ws.id, await root(g, from), await root(g, to), maxDepth, limit))
+          .map((p) => `${p.nodes.map((n) => g.name(n.record_id)).join('>')} ${p.length}/${p.score}`);
+      expect(await paths('Ben', 'Globex')).toEqual(['Ben>Acme>Fay>Globex 3/3', 'Ben>Acme>Cat>Globex 3/1']);
+      expect(await paths('Ben', 'Globex', 4, 1)).toEqual(['Ben>Acme>Fay>Globex 3/3']);
+      expect(await paths('Ben', 'Globex', 2)).toEqual([]);
+      expect(await paths('Ann', 'Cat')).toEqual(['Ann>Acme>Cat 2/0', 'Ann>Dan>Cat 2/0']);
+      const [best] = await shortestPaths(h.store, g.ws.id, await root(g, 'Ann'), await root(g, 'Cat'), 4, 1);
+      expect(best!.edges.map((e) => `${g.name(e.source)}-${e.type}->${g.name(e.target)}`)).toEqual(['Ann-company->Acme', 'Cat-partner_of->Acme']);
+      expect(best!.nodes.map((n) => n.via && g.name(n.via))).toEqual([null, 'Ann', 'Acme']);
+    });
+
+    it('classifies the fixed dataset the same way for the same clock', async () => {
+      const g = await fixedGraph(h);
+      await h.store.createNote(g.ws.id, { kind: 'call', title: 'Intro', body: '', format: 'plain', record_ids: [g.id.Ann], created_by: null }, []);
+      await h.store.createNote(g.ws.id, { kind: 'note', title: 'Follow-up', body: '', format: 'plain', record_ids: [g.id.Ann, g.id.Cat], created_by: null }, []);
+      await h.store.createTask(g.ws.id, { title: 'Call back', body: '', status: 'open', due_at: null, assignee_id: null, record_ids: [g.id.Dan], created_by: null }, []);
+      await link(h.store, g.ws.id, g.id.Dan, g.id.Globex, 'invested_in');
+      await link(h.store, g.ws.id, g.id.Ben, g.id.Globex, 'supplies');
+      const clock = new Date(Date.now() + 10 * 86_400_000);
+      const contacts = ['Ann', 'Ben', 'Cat', 'Dan', 'Fay'] as const;
+      const scored = await classifyContacts(h.store, g.ws.id, contacts.map((n) => g.id[n]), clock);
+      const summary = Object.fromEntries(contacts.map((n) => {
+        const s = scored.get(g.id[n])!;
+        return [n, `${s.category}/${s.strength}/${s.score} ${s.reasons.map((r) => `${r.signal}=${r.value}:${r.contribution}`).join(' ')}`];
+      }));
+      expect(summary).toEqual({
+        // Acme's two partner_of links (Cat's, to Fay) count for everyone at Acme.
+        Ann: 'customer/strong/81 deals_won=1:20 deals_open=1:10 link:partner_of=2:30 links_other=1:5 notes=2:16',
+        Ben: 'partner/warm/55 deals_open=1:10 link:partner_of=2:30 link:supplies=1:15',
+        Cat: 'customer/warm/58 deals_won=1:20 deals_open=1:10 link:partner_of=1:15 links_other=1:5 notes=1:8',
+        Dan: 'investor/weak/30 link:invested_in=1:15 links_other=2:10 tasks=1:5',
+        // Dan's invested_in and Ben's supplies point at Globex: they make Dan and Ben, not Globex's people, investor and vendor.
+        Fay: 'customer/warm/35 deals_won=1:20 link:partner_of=1:15',
+      });
+    });
+
+    it('links once per (from, to, type), keeps properties, and writes the event only the first time', async () => {
+      const ws = await freshWorkspace(h);
+      const [a, b] = [await h.store.createRecord(ws.id, newRecord('contacts', { name: 'A' })), await h.store.createRecord(ws.id, newRecord('contacts', { name: 'B' }))];
+      const input = { from_id: a.id, to_id: b.id, type: 'knows', properties: { since: 2019 }, created_by: null };
+      const first = await h.store.createLink(ws.id, input, [ev('create', 'link', 'rel_x', [a.id, b.id])]);
+      expect(first.created).toBe(true);
+      expect(first.link).toMatchObject({ from_id: a.id, to_id: b.id, type: 'knows', properties: { since: 2019 }, workspace_id: ws.id });
+      const again = await h.store.createLink(ws.id, input, [ev('create', 'link', 'rel_x', [a.id, b.id])]);
+      expect(again).toEqual({ link: first.link, created: false });
+      expect(actions(await timeline(h, ws.id, b.id))).toEqual(['create link']);
+      expect(await h.store.getLink(ws.id, first.link.id)).toEqual(first.link);
+      expect(await h.store.findLink(ws.id, a.id, b.id, 'knows')).toEqual(first.link);
+      expect(await h.store.findLink(ws.id, b.id, a.id, 'knows')).toBeNull();
+      expect((await h.store.getRelations(ws.id, a.id)).map((r) => [r.source, r.type, r.to_id])).toEqual([['link', 'knows', b.id]]);
+      expect(await h.store.deleteLink(ws.id, first.link.id, [])).toEqual(first.link);
+      expect(await h.store.getLink(ws.id, first.link.id)).toBeNull();
+      await expectCrmError(h.store.deleteLink(ws.id, first.link.id, []), 'not_found');
+    });
+
+    it('refuses to link a deleted record or one of another workspace, and tells field edges apart', async () => {
+      const g = await fixedGraph(h);
+      const other = await freshWorkspace(h);
+      const stranger = await h.store.createRecord(other.id, newRecord('contacts', { name: 'Stranger' }));
+      await expectCrmError(link(h.store, g.ws.id, g.id.Ann, g.id.Eve, 'knows'), 'not_found', { param: 'to_record_id' });
+      await expectCrmError(link(h.store, g.ws.id, stranger.id, g.id.Ann, 'knows'), 'not_found', { param: 'from_record_id' });
+      expect(await h.store.hasFieldEdge(g.ws.id, g.id.Ann, g.id.Acme, 'company')).toBe(true);
+      expect(await h.store.hasFieldEdge(g.ws.id, g.id.Ann, g.id.Dan, 'knows')).toBe(false);
+      expect(await h.store.getLink(other.id, (await h.store.findLink(g.ws.id, g.id.Ann, g.id.Dan, 'knows'))!.id)).toBeNull();
+      expect(await h.store.expandGraph(other.id, [g.id.Ann])).toEqual({ edges: [], records: [] });
+      expect(await h.store.graphRecords(other.id, [g.id.Ann])).toEqual([]);
+    });
+
+    it('writes links in bulk, skipping existing ones, twins, self-links and records of another workspace', async () => {
+      const g = await fixedGraph(h);
+      const other = await freshWorkspace(h);
+      const stranger = await h.store.createRecord(other.id, newRecord('contacts', { name: 'Stranger' }));
+      const bulk = (from: string, to: string, type: string) => ({ from_id: from, to_id: to, type, properties: { bulk: true }, created_by: null });
+      const written = await h.store.createLinks(g.ws.id, [
+        bulk(g.id.Ann, g.id.Ben, 'knows'), bulk(g.id.Ann, g.id.Ben, 'knows'), bulk(g.id.Ann, g.id.Dan, 'knows'),
+        bulk(g.id.Ann, g.id.Ann, 'knows'), bulk(g.id.Ann, stranger.id, 'knows'), bulk(g.id.Ben, g.id.Ann, 'knows'),
+      ]);
+      expect(written).toBe(2);
+      expect((await h.store.findLink(g.ws.id, g.id.Ann, g.id.Ben, 'knows'))?.properties).toEqual({ bulk: true });
+      expect((await h.store.findLink(g.ws.id, g.id.Ann, g.id.Dan, 'knows'))?.properties).toEqual({});
+      expect(await h.store.getRelations(other.id, stranger.id)).toEqual([]);
+    });
+
+    it('reads one level around records (both ends live) and the edges among a set, in the stored direction', async () => {
+      const g = await fixedGraph(h);
+      const show = (edges: GraphEdge[]) => edges.map((e) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`).sort();
+      const step = await h.store.expandGraph(g.ws.id, [g.id.Ben, g.id.Dan]);
+      expect(show(step.edges)).toEqual(['Ann-knows/link->Dan', 'Ben-company/field->Acme', 'Dan-introduced_by/link->Cat']);
+      expect(step.records.map((r) => g.name(r.id)).sort()).toEqual(['Acme', 'Ann', 'Ben', 'Cat', 'Dan']);
+      expect(show(await h.store.edgesAmong(g.ws.id, [g.id.Ann, g.id.Acme, g.id.Dan, g.id.Cat]))).toEqual([
+        'Ann-company/field->Acme', 'Ann-knows/link->Dan', 'Cat-partner_of/link->Acme', 'Dan-introduced_by/link->Cat',
+      ]);
+    });
+
+    it('reads interactions, contact ids by page and classifications back', async () => {
+      const g = await fixedGraph(h);
+      const note = await h.store.createNote(g.ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [g.id.Ann], created_by: null }, []);
+      expect(await h.store.interactions(g.ws.id, [g.id.Ann, g.id.Ben])).toEqual([{ record_id: g.id.Ann, kind: 'notes', at: note.created_at }]);
+      const contacts = [g.id.Ann, g.id.Ben, g.id.Cat, g.id.Dan, g.id.Fay];
+      expect(await h.store.recordIdsOf(g.ws.id, 'contacts', null, 3)).toEqual(contacts.slice(0, 3));
+      expect(await h.store.recordIdsOf(g.ws.id, 'contacts', contacts[2]!, 3)).toEqual(contacts.slice(3));
+      const item = { record_id: g.id.Ann, category: 'customer' as const, strength: 'warm' as const, score: 46, reasons: [{ signal: 'notes', value: 2, contribution: 16 }], classified_at: '2026-01-01T00:00:00.000Z' };
+      await h.store.saveClassifications(g.ws.id, [item], [ev('classify', 'record', g.id.Ann, [g.id.Ann])]);
+      await h.store.saveClassifications(g.ws.id, [{ ...item, score: 47 }], []);
+      expect(await h.store.getClassifications(g.ws.id, [g.id.Ann, g.id.Ben])).toEqual([{ ...item, score: 47, workspace_id: g.ws.id }]);
+      expect(actions(await timeline(h, g.ws.id, g.id.Ann))[0]).toBe('classify record');
+    });
+  });
+}
