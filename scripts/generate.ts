@@ -5,12 +5,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApi } from '../gateway/openapi.ts';
+import { clientToolsModule } from '../gateway/tools/client-list.ts';
 import { printedSchema } from '../src/graphql/schema.ts';
 
 export function generatedFiles(): Record<string, string> {
   return {
     'schema/schema.graphql': printedSchema(),
     'schema/openapi.json': `${JSON.stringify(buildOpenApi(), null, 2)}\n`,
+    'client/tools.generated.ts': clientToolsModule(),
   };
 }
 
