@@ -21,6 +21,8 @@ const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Ever
   crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
   crm export --workspace W [--out FILE]   (JSON lines, lossless; stdout without --out)
   crm import [--file FILE]                 (into a store without that workspace; stdin without --file)
+  crm import-csv FILE --workspace W --object SLUG [--map "Column=field,Other="]
+                   (rows to records; bad rows go to FILE.rejects.csv with the reason)
   crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
 Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
@@ -43,6 +45,8 @@ const OPTIONS = {
   key: { type: 'string' },
   scale: { type: 'string' },
   seed: { type: 'string' },
+  object: { type: 'string' },
+  map: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -93,7 +97,8 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
 }
 
 async function runWithStore(store: Store, config: Config, group: string, action: string | undefined, rest: string[], v: Values) {
-  const cmd = `${group} ${action ?? ''}`.trim();
+  // import-csv takes a file, not an action, after its name.
+  const cmd = group === 'import-csv' ? group : `${group} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'migrate':
       // openStore already ran init(), which applies pending migrations idempotently.
@@ -112,6 +117,14 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       const { importFromFile } = await import('../src/store/transfer.ts');
       const { rows } = await importFromFile(store, v.file ?? null);
       return { json: { rows }, text: `imported ${rows} rows` };
+    }
+    case 'import-csv': {
+      if (!action) throw new UsageError('crm import-csv needs the CSV file: crm import-csv FILE --workspace W --object SLUG');
+      const { importCsv } = await import('./csv/import.ts');
+      // Progress goes to stderr so stdout carries only the result (and stays valid JSON with --json).
+      const result = await importCsv(store, { workspaceId: need(v, 'workspace'), objectSlug: need(v, 'object'), file: action, map: v.map, progress: process.stderr });
+      const rejects = result.rejects_file ? `; ${result.rejected} rejected rows with reasons in ${result.rejects_file}` : '';
+      return { json: result, text: `imported ${result.imported} of ${result.rows} rows into ${v.object}${rejects}` };
     }
     case 'seed demo': {
       const { seedDemo } = await import('./seed/index.ts');
