@@ -10,7 +10,7 @@ import { serve } from './commands/serve.ts';
 import { storeHint } from './commands/store-label.ts';
 import { configureCommsFor } from './comms/configure.ts';
 
-const USAGE = `crm — the CRM tool service's command line (README.md, "Operating it"). Every command takes --json.
+const USAGE = `crm — the CRM tool service's command line (README.md, "Command line"). Every command takes --json.
 
   crm serve [--owner-email E]   (a first start on an empty store creates a workspace, its Owner and a key)
   crm workspace create --name N [--plan P] [--trial-days D]

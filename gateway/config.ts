@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-/** Configuration from the environment (DESIGN.md §10), validated once at start-up. */
+/** Configuration from the environment (README.md, "Configuration"), validated once at start-up. */
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

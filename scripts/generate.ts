@@ -1,5 +1,5 @@
 /**
- * Writes the generated artifacts that are checked in (STYLE.md §9): the printed GraphQL schema and
+ * Writes the generated artifacts that are checked in (a test fails when they are stale): the printed GraphQL schema and
  * the OpenAPI document of the per-tool REST interface. `--check` exits 1 when a file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
