@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { openStore } from '../../src/store/index.ts';
 import { PLACEHOLDER_OWNER_EMAIL } from '../bootstrap.ts';
 import type { Config } from '../config.ts';
@@ -6,24 +6,35 @@ import { storeLabel } from './store-label.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Where the first-start question is asked: the process's terminal, or a test's streams. */
+export interface Terminal {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
 /**
  * The Owner's email for a first start: `--owner-email`, else OWNER_EMAIL, else (on a terminal, when
  * the store is still empty) a question; undefined leaves the placeholder, which the start says.
  */
-export async function ownerEmailFor(config: Config, flag: string | undefined): Promise<string | undefined> {
+export async function ownerEmailFor(config: Config, flag: string | undefined, term: Terminal = { input: process.stdin, output: process.stdout }): Promise<string | undefined> {
   const given = flag ?? config.ownerEmail;
   if (given !== undefined) return given;
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  if (!term.input.isTTY || !term.output.isTTY) return undefined;
   const store = await openStore(config);
   const empty = (await store.listWorkspaces().finally(() => store.close())).length === 0;
   if (!empty) return undefined;
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const prompt = 'First start: the email of the workspace Owner: ';
+  term.output.write(prompt);
+  const rl = createInterface({ input: term.input, terminal: false });
   try {
-    for (;;) {
-      const answer = (await rl.question('First start: the email of the workspace Owner: ')).trim();
+    for await (const line of rl) {
+      const answer = line.trim();
       if (EMAIL.test(answer)) return answer;
-      process.stdout.write('  that is not an email address (name@example.com)\n');
+      term.output.write(`  that is not an email address (name@example.com)\n${prompt}`);
     }
+    // End of input (Ctrl-D) without an answer: keep the placeholder.
+    term.output.write('\n');
+    return undefined;
   } finally {
     rl.close();
   }
