@@ -81,6 +81,17 @@ describe.each(STYLES)('the typed client over %s', (style) => {
     expect([denied.code, denied.status]).toEqual(['permission_denied', 403]);
   });
 
+  it('throws an unknown tool as tool_not_found (MCP: as the JSON-RPC error it is)', async () => {
+    const err = await failure(client(style).call('records.nope' as never, {} as never));
+    if (style === 'mcp') {
+      // MCP answers an unknown tool with JSON-RPC -32602 and no service code.
+      expect([err.code, err.details?.rpc_code]).toEqual(['jsonrpc', -32602]);
+    } else {
+      expect([err.code, err.status]).toEqual(['tool_not_found', 404]);
+    }
+    expect(err.message).toMatch(/records\.nope/);
+  });
+
   it('throws unauthorized for an unknown key', async () => {
     const err = await failure(client(style, 'crm_nope').objects.list());
     expect([err.code, err.status]).toEqual(['unauthorized', 401]);

@@ -62,7 +62,12 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     expect(result).toEqual({ rows: 10_000, imported: 9_950, rejected: 50, rejects_file: join(dir, 'people.rejects.csv') });
     expect(await store.countRecords(ws, 'contacts')).toBe(9_950);
     const all = await store.listRecords(ws, { object_type_slug: 'contacts', sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 10_000 });
-    expect(all.items.find((r) => r.data.email === 'person7@example.com')?.data).toEqual({ name: 'Person 7, Jr.', email: 'person7@example.com', phone: '+1 555 010 0007', job_title: 'Engineer' });
+    const person7 = all.items.find((r) => r.data.email === 'person7@example.com')!;
+    expect(person7.data).toEqual({ name: 'Person 7, Jr.', email: 'person7@example.com', phone: '+1 555 010 0007', job_title: 'Engineer' });
+    // Each imported record has its create event, written with it.
+    const events = await store.listEvents(ws, { record_id: person7.id, offset: 0, limit: 10 });
+    expect(events.items).toEqual([expect.objectContaining({ action: 'create', resource_id: person7.id, via: 'cli', tool: 'import.csv' })]);
+    expect((await store.listEvents(ws, { offset: 0, limit: 1 })).total).toBe(9_950);
 
     const rejects = parse(readFileSync(result.rejects_file!, 'utf8'), { relax_column_count: true }) as string[][];
     expect(rejects[0]).toEqual(['row', 'Name', 'E-mail', 'Phone', 'Job Title', 'reason']);
