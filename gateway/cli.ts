@@ -25,7 +25,7 @@ const USAGE = `crm — the CRM tool service's command line (README.md, "Command 
   crm export --workspace W [--out FILE]   (JSON lines, lossless; stdout without --out)
   crm import [--file FILE]                 (into a store without that workspace; stdin without --file)
   crm import-csv FILE --workspace W --object SLUG [--map "Column=field,Other="]
-                   (rows to records; bad rows go to FILE.rejects.csv with the reason)
+                   (rows to records; bad rows of people.csv go to people.rejects.csv, with reasons)
   crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
 Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
