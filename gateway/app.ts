@@ -18,7 +18,7 @@ export interface AppOptions {
   metrics?: () => string;
 }
 
-/** The Koa gateway: one error renderer, one authenticator, four edges (DESIGN.md §3). */
+/** The Koa gateway: one error renderer, one authenticator, four edges (REST, bridge, MCP, GraphQL). */
 export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<GatewayState> {
   const app = new Koa<GatewayState>();
   app.proxy = false;
@@ -61,7 +61,7 @@ const countRequests: Middleware<GatewayState> = async (ctx, next) => {
   }
 };
 
-/** STYLE.md §4: every failure is rendered here, in the shape of the edge that received it. */
+/** Every failure is rendered here, once, in the shape of the edge that received it. */
 function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
   return async (ctx, next) => {
     try {

@@ -1,19 +1,22 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CrmError, isCrmError } from '../src/domain/errors.ts';
-import { addUser, createKey, createWorkspace, listKeys, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
+import { addUser, createKey, createWorkspace, listKeys, listUsers, parseRole, parseScopes, revokeKey, setBilling } from '../src/domain/services/settings.ts';
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { serve } from './commands/serve.ts';
+import { storeHint } from './commands/store-label.ts';
 import { configureCommsFor } from './comms/configure.ts';
 
-const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
+const USAGE = `crm — the CRM tool service's command line (README.md, "Command line"). Every command takes --json.
 
-  crm serve
+  crm serve [--owner-email E]   (a first start on an empty store creates a workspace, its Owner and a key)
   crm workspace create --name N [--plan P] [--trial-days D]
   crm user add --workspace W --email E --role owner|admin|member [--name N]
-  crm keys create --workspace W --user U --name N [--scopes a,b]
+  crm users list --workspace W
+  crm keys create --workspace W [--user U] --name N [--scopes a,b]   (--user defaults to the workspace's Owner)
   crm keys list --workspace W
   crm keys revoke --key-id K
   crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
@@ -21,6 +24,8 @@ const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Ever
   crm call TOOL [JSON] [--key K]   (or CRM_API_KEY)
   crm export --workspace W [--out FILE]   (JSON lines, lossless; stdout without --out)
   crm import [--file FILE]                 (into a store without that workspace; stdin without --file)
+  crm import-csv FILE --workspace W --object SLUG [--map "Column=field,Other="]
+                   (rows to records; bad rows of people.csv go to people.rejects.csv, with reasons)
   crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
 Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
@@ -43,6 +48,9 @@ const OPTIONS = {
   key: { type: 'string' },
   scale: { type: 'string' },
   seed: { type: 'string' },
+  object: { type: 'string' },
+  map: { type: 'string' },
+  'owner-email': { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -63,22 +71,7 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
   if (v.help || !group) throw new UsageError('');
 
   if (group === 'serve') {
-    // The server and tool stack load only for the commands that need them: settings commands stay quick.
-    const { startServer } = await import('./server.ts');
-    const running = await startServer(config);
-    const { url } = running;
-    process.stdout.write(`crm serving on ${url} (store: ${config.store}, data: ${config.store === 'sqlite' ? config.dataDir : config.neo4j?.uri})\n`);
-    process.stdout.write(`  per-tool REST  POST ${url}${config.restPrefix}/<category>/<action>\n  REST bridge    POST ${url}${config.mcpPrefix}/api/developers/mcp/call/\n  MCP            POST ${url}${config.mcpPrefix}/\n  GraphQL        POST ${url}/graphql\n`);
-    if (running.bootstrapped) {
-      process.stdout.write(`\nFirst start: created workspace ${running.bootstrapped.workspace_id} with an owner and this API key (shown once):\n\n  export CRM_API_KEY=${running.bootstrapped.key}\n\n`);
-    }
-    const stop = async (signal: string) => {
-      process.stdout.write(`received ${signal}, shutting down\n`);
-      await running.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+    await serve(config, v['owner-email']);
     return null;
   }
 
@@ -93,7 +86,8 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
 }
 
 async function runWithStore(store: Store, config: Config, group: string, action: string | undefined, rest: string[], v: Values) {
-  const cmd = `${group} ${action ?? ''}`.trim();
+  // import-csv takes a file, not an action, after its name.
+  const cmd = group === 'import-csv' ? group : `${group} ${action ?? ''}`.trim();
   switch (cmd) {
     case 'migrate':
       // openStore already ran init(), which applies pending migrations idempotently.
@@ -112,6 +106,14 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       const { importFromFile } = await import('../src/store/transfer.ts');
       const { rows } = await importFromFile(store, v.file ?? null);
       return { json: { rows }, text: `imported ${rows} rows` };
+    }
+    case 'import-csv': {
+      if (!action) throw new UsageError('crm import-csv needs the CSV file: crm import-csv FILE --workspace W --object SLUG');
+      const { importCsv } = await import('./csv/import.ts');
+      // Progress goes to stderr so stdout carries only the result (and stays valid JSON with --json).
+      const result = await importCsv(store, { workspaceId: need(v, 'workspace'), objectSlug: need(v, 'object'), file: action, map: v.map, progress: process.stderr });
+      const rejects = result.rejects_file ? `; ${result.rejected} rejected rows with reasons in ${result.rejects_file}` : '';
+      return { json: result, text: `imported ${result.imported} of ${result.rows} rows into ${v.object}${rejects}` };
     }
     case 'seed demo': {
       const { seedDemo } = await import('./seed/index.ts');
@@ -133,9 +135,15 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       const user = await addUser(store, { workspace_id: need(v, 'workspace'), email: need(v, 'email'), name: v.name ?? null, role: parseRole(need(v, 'role')) });
       return { json: { user_id: user.id, email: user.email, role: user.role }, text: `user ${user.id} (${user.email}, ${user.role}) added` };
     }
+    case 'users list': {
+      const users = await listUsers(store, need(v, 'workspace'));
+      const items = users.map((u) => ({ user_id: u.id, email: u.email, name: u.name, role: u.role }));
+      return { json: { items }, text: items.map((u) => `${u.user_id}  ${u.role.padEnd(6)}  ${u.email}${u.name ? `  ${u.name}` : ''}`).join('\n') || 'no users' };
+    }
     case 'keys create': {
+      const workspace = need(v, 'workspace');
       const created = await createKey(store, {
-        workspace_id: need(v, 'workspace'), user_id: need(v, 'user'), name: need(v, 'name'),
+        workspace_id: workspace, user_id: v.user ?? await ownerOf(store, workspace), name: need(v, 'name'),
         scopes: parseScopes((v.scopes ?? '').split(',')), prefix: config.keyPrefix,
       });
       return {
@@ -188,10 +196,23 @@ async function runWithStore(store: Store, config: Config, group: string, action:
   }
 }
 
+/** The workspace's Owner (the first, if several), for `keys create` without --user. */
+async function ownerOf(store: Store, workspaceId: string): Promise<string> {
+  const owner = (await listUsers(store, workspaceId)).find((u) => u.role === 'owner');
+  if (!owner) throw new UsageError(`workspace ${workspaceId} has no Owner; pass --user (crm users list --workspace ${workspaceId})`);
+  return owner.id;
+}
+
+/** Failures that mean "not in this store": the hint names the store the command opened. */
+function notInStore(err: CrmError): boolean {
+  return err.code === 'unauthorized' || (err.code === 'not_found' && ['workspace', 'user', 'api_key'].includes(String(err.details?.resource)));
+}
+
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  let config: Config | undefined;
   try {
-    const config = loadConfig();
+    config = loadConfig();
     const out = await run(argv, config);
     // Waits for the write: the caller exits right after, which would cut a large answer sent to a pipe.
     if (out) await new Promise<void>((resolve) => process.stdout.write(`${json ? JSON.stringify(out.json) : out.text}\n`, () => resolve()));
@@ -207,8 +228,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (isCrmError(err)) {
-      if (json) process.stderr.write(`${JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) })}\n`);
-      else process.stderr.write(`crm: ${err.code}: ${err.message}\n`);
+      const hint = config && notInStore(err) ? storeHint(config) : undefined;
+      if (json) process.stderr.write(`${JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}), ...(hint ? { hint } : {}) })}\n`);
+      else process.stderr.write(`crm: ${err.code}: ${err.message}\n${hint ? `crm: ${hint}\n` : ''}`);
       return 1;
     }
     createLogger('error').error('crm failed', { error: (err as Error).stack ?? String(err) });

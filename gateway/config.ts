@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-/** Configuration from the environment (DESIGN.md §10), validated once at start-up. */
+/** Configuration from the environment (README.md, "Configuration"), validated once at start-up. */
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -20,6 +20,7 @@ const schema = z.object({
   ALLOWED_HOSTS: z.string().default(''),
   SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, 'must look like smtp://user:password@host:587').optional(),
   SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`').optional(),
+  OWNER_EMAIL: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address').optional(),
   SUPPORT_EMAIL: z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address').optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
   COMMS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
@@ -46,6 +47,8 @@ export interface Config {
   smtpUrl: string | undefined;
   secretsKey: string | undefined;
   supportEmail: string | undefined;
+  /** The Owner created on a first start (OWNER_EMAIL or `crm serve --owner-email`). */
+  ownerEmail: string | undefined;
   /** Outbound delivery (email outbox, webhooks): polling, retry backoff base, attempts before `failed`. */
   comms: { pollMs: number; retryBaseMs: number; maxAttempts: number; allowPrivateNetworks: boolean; webhookTimeoutMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     secretsKey: e.SECRETS_KEY,
     supportEmail: e.SUPPORT_EMAIL,
+    ownerEmail: e.OWNER_EMAIL,
     comms: {
       pollMs: e.COMMS_POLL_MS, retryBaseMs: e.COMMS_RETRY_BASE_MS, maxAttempts: e.COMMS_MAX_ATTEMPTS,
       allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true', webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

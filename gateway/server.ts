@@ -25,7 +25,7 @@ export interface RunningServer {
 /** Opens the store, builds the gateway and listens. `close` drains connections, then the store. */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await openStore(config);
-  const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix);
+  const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix, config.ownerEmail);
   configureCommsFor(store, config);
   const limiter: RateLimiter = createRateLimiter({
     redisUrl: config.redisUrl, limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs,

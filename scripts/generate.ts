@@ -1,16 +1,18 @@
 /**
- * Writes the generated artifacts that are checked in (STYLE.md §9): the printed GraphQL schema and
+ * Writes the generated artifacts that are checked in (a test fails when they are stale): the printed GraphQL schema and
  * the OpenAPI document of the per-tool REST interface. `--check` exits 1 when a file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApi } from '../gateway/openapi.ts';
+import { clientToolsModule } from '../gateway/tools/client-list.ts';
 import { printedSchema } from '../src/graphql/schema.ts';
 
 export function generatedFiles(): Record<string, string> {
   return {
     'schema/schema.graphql': printedSchema(),
     'schema/openapi.json': `${JSON.stringify(buildOpenApi(), null, 2)}\n`,
+    'client/tools.generated.ts': clientToolsModule(),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Per-key rate limiting (DESIGN.md §7): `RATE_LIMIT_PER_MINUTE` calls (default 1000) per API
+ * Per-key rate limiting (README.md, "Keys, scopes, roles, billing"): `RATE_LIMIT_PER_MINUTE` calls (default 1000) per API
  * key in any sliding 60 s window, shared by every gateway replica through Redis when
  * `REDIS_URL` is set, in-process otherwise.
  *
@@ -48,7 +48,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   return new ResilientRateLimiter({ ...rest, redisUrl, logger: options.logger ?? consoleLogger });
 }
 
-/** The limiter's options from `REDIS_URL` and `RATE_LIMIT_PER_MINUTE` (DESIGN.md §10). */
+/** The limiter's options from `REDIS_URL` and `RATE_LIMIT_PER_MINUTE` (README.md, "Configuration"). */
 export function rateLimitOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<RateLimiterOptions, 'redisUrl' | 'limit' | 'windowMs'> {
   const raw = env.RATE_LIMIT_PER_MINUTE?.trim() || '1000';
   const limit = Number(raw);

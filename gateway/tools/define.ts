@@ -28,9 +28,15 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   operation: ToolOperation<z.output<I>>;
 }
 
-/** The one way to declare a tool (STYLE.md §1). */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition {
-  return Object.freeze(def) as unknown as ToolDefinition;
+/**
+ * A declared tool: usable wherever a ToolDefinition is, and still carrying its name and its zod
+ * input and output types, so the typed client derives its method signatures from the catalog.
+ */
+export type TypedTool<N extends ToolName, I extends z.ZodType, O extends z.ZodType> = ToolDefinition & { readonly name: N; readonly input: I; readonly output: O };
+
+/** The one way to declare a tool: a frozen definition whose types survive for the typed client. */
+export function defineTool<const N extends ToolName, I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O> & { name: N }): TypedTool<N, I, O> {
+  return Object.freeze(def) as unknown as TypedTool<N, I, O>;
 }
 
 export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });

@@ -16,7 +16,7 @@ import { commsTools } from './comms.ts';
 import { integrationTools } from './integrations.ts';
 import { graphTools } from './graph.ts';
 
-/** Every tool the service offers, by name. Frozen; built once (STYLE.md §1). */
+/** Every tool the service offers, by name. Frozen; built once at import. */
 export const CATALOG: ReadonlyMap<string, ToolDefinition> = (() => {
   const map = new Map<string, ToolDefinition>();
   for (const tool of [

@@ -29,7 +29,7 @@ export function findTool(name: unknown): ToolDefinition {
 }
 
 /**
- * The one entry point every call style uses (STYLE.md §2): check the bounds every tool shares
+ * The one entry point every call style uses: check the bounds every tool shares
  * (string and key lengths, prototype keys, nesting), validate the parameters with the tool's zod
  * schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
  * and trial are enforced inside the GraphQL layer, never here.

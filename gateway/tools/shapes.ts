@@ -3,7 +3,7 @@ import { LIMITS } from '../../src/domain/limits.ts';
 import { FIELD_TYPES } from '../../src/domain/types.ts';
 
 /**
- * zod shapes shared by several tools. Descriptions are written for an agent (STYLE.md §8).
+ * zod shapes shared by several tools. Descriptions are written for an agent: what the value is, its format and an example.
  * Every string a caller controls carries a bound from LIMITS (an id, a slug, a key, a token, a
  * text), so oversize input is a cheap validation_error naming the parameter.
  */

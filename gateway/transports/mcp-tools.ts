@@ -5,7 +5,7 @@ import { toolSchemas, type ToolDefinition } from '../tools/index.ts';
 import { toolManual } from '../tools/manual.ts';
 import { portableSchema } from '../tools/portable.ts';
 
-/** What a failed call carries in structuredContent (DESIGN.md §5). */
+/** What a failed call carries in structuredContent: {error: {code, message, details}}. */
 const toolError = z.object({
   error: z.object({
     code: z.enum(ERROR_CODES),

@@ -21,7 +21,7 @@ export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
  * envelope, `server/discover`) go to the SDK's modern handler; 2025-era requests (`initialize`
  * and the calls after it) to a fresh stateless transport per request. Both build the same
  * Server, so the two eras cannot drift apart. Tool failures are results with isError;
- * protocol failures are JSON-RPC errors (DESIGN.md §5).
+ * protocol failures are JSON-RPC errors (the error table in src/domain/errors.ts).
  */
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];

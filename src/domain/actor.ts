@@ -25,7 +25,7 @@ export function canWriteAll(actor: Actor): boolean {
   return actor.role === 'owner' || actor.role === 'admin';
 }
 
-/** True when the trial has ended and no plan is active (DESIGN.md §4 billing). */
+/** True when the trial has ended and no plan is active (then every tool answers subscription_required). */
 export function subscriptionLapsed(actor: Pick<Actor, 'plan' | 'trial_ends_at'>, now = Date.now()): boolean {
   if (actor.plan) return false;
   if (!actor.trial_ends_at) return false;

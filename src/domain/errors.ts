@@ -1,5 +1,6 @@
 /**
- * The closed list of error codes (DESIGN.md §5) and the one error type every layer throws.
+ * The closed list of error codes (README.md lists them with their statuses) and the one error
+ * type every layer throws.
  * Each edge (REST, bridge, MCP, GraphQL) renders a CrmError through ERROR_TABLE; anything that
  * is not a CrmError is an internal_error whose details are logged, never shown.
  */

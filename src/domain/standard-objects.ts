@@ -4,7 +4,7 @@ import type { NewObjectType } from './store/port.ts';
 export const DEAL_STAGES = ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
 
 /**
- * The object types every new workspace starts with (DESIGN.md §4). Their slugs and field types are
+ * The object types every new workspace starts with (companies, contacts, deals). Their slugs and field types are
  * fixed; workspaces may add fields to them.
  */
 export const STANDARD_OBJECT_TYPES: readonly NewObjectType[] = Object.freeze([

@@ -3,7 +3,7 @@
  * Timestamps are ISO-8601 strings in UTC (`2026-11-22T03:05:50.123Z`).
  */
 
-/** Scopes an API key may carry (SPEC.md §5). A key with no scopes may call every tool. */
+/** Scopes an API key may carry (README.md, "Keys, scopes, roles, billing"). A key with no scopes may call every tool. */
 export const SCOPES = [
   'objects', 'records', 'lists', 'views', 'notes', 'tasks', 'analytics', 'reports', 'timeline',
   'graph', 'integrations', 'email', 'messages', 'meetings', 'billing', 'support',
@@ -132,7 +132,7 @@ export interface Relation {
   created_at: string;
 }
 
-// ---- The everyday work surface: lists, views, notes, tasks, the timeline (issue 6) ----
+// ---- The everyday work surface: lists, views, notes, tasks, the timeline ----
 
 export const NOTE_KINDS = ['note', 'call', 'meeting', 'email'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];

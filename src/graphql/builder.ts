@@ -7,7 +7,7 @@ import type { GraphQLContext } from './context.ts';
 import { JSONScalar } from './json-scalar.ts';
 
 /**
- * The one Pothos builder. Authorization lives here, below every transport (DESIGN.md §1):
+ * The one Pothos builder. Authorization lives here, below every transport:
  * - `tool: <scope>`: the workspace's subscription is active (except for billing, which must stay
  *   readable to fix it) and the API key's scopes include the category.
  * - `writer`: the user is an Owner or Admin.

@@ -98,4 +98,111 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     expect((out as { code: number }).code).toBe(2);
     expect((out as { stderr: string }).stderr).toContain('PORT');
   });
+
+  it('lists a workspace\'s users and creates a key for its Owner when --user is left out', async () => {
+    const { workspace_id } = await json('workspace', 'create', '--name', 'Owned');
+    const owner = await json('user', 'add', '--workspace', workspace_id, '--email', 'boss@owned.test', '--role', 'owner');
+    await json('user', 'add', '--workspace', workspace_id, '--email', 'dev@owned.test', '--role', 'member');
+    const { items } = await json('users', 'list', '--workspace', workspace_id);
+    expect(items).toEqual([
+      expect.objectContaining({ user_id: owner.user_id, email: 'boss@owned.test', role: 'owner' }),
+      expect.objectContaining({ email: 'dev@owned.test', role: 'member' }),
+    ]);
+    const { key_id } = await json('keys', 'create', '--workspace', workspace_id, '--name', 'spare');
+    const keys = (await json('keys', 'list', '--workspace', workspace_id)).items;
+    expect(keys).toEqual([expect.objectContaining({ key_id, user_id: owner.user_id })]);
+
+    const { workspace_id: ownerless } = await json('workspace', 'create', '--name', 'Ownerless');
+    const refused = await crm('keys', 'create', '--workspace', ownerless, '--name', 'k');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`workspace ${ownerless} has no Owner; pass --user`);
+  });
+
+  it('names the store it opened when it finds no workspace or key there', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'crm-empty-'));
+    try {
+      const env = { ...process.env, DATA_DIR: empty, LOG_LEVEL: 'silent' };
+      const fail = (args: string[]) => run(process.execPath, [bin, ...args], { env }).catch((e: { code: number; stderr: string }) => e) as Promise<{ code: number; stderr: string }>;
+      const noWs = await fail(['keys', 'list', '--workspace', 'ws_01M80M9R1HS9S9FP9P9YQ048KD']);
+      expect(noWs.code).toBe(1);
+      expect(noWs.stderr).toContain(`this command opened the sqlite at ${join(empty, 'crm.sqlite')}`);
+      expect(noWs.stderr).toContain('set DATA_DIR');
+      const noKey = await fail(['call', 'objects.list', '--key', 'crm_live_unknown']);
+      expect(noKey.stderr).toMatch(/unauthorized[\s\S]*this command opened the sqlite at/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('takes the Owner\'s email on a first start and, on a restart, prints the command that makes a new key', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'crm-owner-'));
+    const env = { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' };
+    try {
+      const first = await serveUntil(spawn(process.execPath, [bin, 'serve', '--owner-email', 'Me@Company.test'], { env }), /export CRM_API_KEY=\S+/);
+      expect(first).toContain('with its Owner me@company.test');
+      const again = await serveUntil(spawn(process.execPath, [bin, 'serve'], { env }), /crm keys create [^\n]+/);
+      const command = /crm (keys create --workspace (ws_\w+) --name "new key")/.exec(again);
+      expect(command, again).not.toBeNull();
+      expect(again).not.toContain('CRM_API_KEY');
+      const made = await run(process.execPath, [bin, 'keys', 'create', '--workspace', command![2]!, '--name', 'new key', '--json'], { env });
+      expect(JSON.parse(made.stdout).key).toMatch(/^crm_live_/);
+      const { stdout } = await run(process.execPath, [bin, 'users', 'list', '--workspace', command![2]!, '--json'], { env });
+      expect(JSON.parse(stdout).items).toEqual([expect.objectContaining({ email: 'me@company.test', role: 'owner' })]);
+
+      const envOwner = mkdtempSync(join(tmpdir(), 'crm-owner-env-'));
+      try {
+        const byEnv = await serveUntil(spawn(process.execPath, [bin, 'serve'], { env: { ...env, DATA_DIR: envOwner, OWNER_EMAIL: 'env@company.test' } }), /export CRM_API_KEY=\S+/);
+        expect(byEnv).toContain('with its Owner env@company.test');
+      } finally {
+        rmSync(envOwner, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('npm start runs the server as one process that a SIGTERM to npm stops', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'crm-npm-'));
+    const root = new URL('../../', import.meta.url).pathname;
+    const npm = spawn('npm', ['start'], { cwd: root, env: { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' } });
+    try {
+      let out = '';
+      npm.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+      await until(() => /serving on (http:\/\/\S+)/.test(out) && out.includes('CRM_API_KEY'), () => `npm start printed:\n${out}`);
+      const url = /serving on (http:\/\/\S+)/.exec(out)![1]!;
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      npm.kill('SIGTERM');
+      await exited;
+      await until(() => out.includes('received SIGTERM'), () => `no shutdown line:\n${out}`);
+      // Nothing listens any more: the server was the process npm signalled, not an orphan of a shell.
+      await until(async () => (await fetch(`${url}/healthz`).then(() => 'up', () => 'down')) === 'down', () => `${url} still answers`);
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Waits (polling, up to 20 s) for a condition; the message says what was seen instead. */
+async function until(ok: () => boolean | Promise<boolean>, seen: () => string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(seen());
+}
+
+/** Reads a `crm serve` child's output until `pattern` shows, then stops it with SIGTERM and returns the output. */
+async function serveUntil(child: ReturnType<typeof spawn>, pattern: RegExp): Promise<string> {
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    await until(() => pattern.test(out), () => `serve printed:\n${out}`);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+  return out;
+}

@@ -88,7 +88,7 @@ let rpcId = 1;
 
 /**
  * Calls a tool over one call style and normalises the answer, so one table of expectations can
- * run over all three styles (STYLE.md §11). MCP tool failures map to the code's HTTP status.
+ * run over all three styles. MCP tool failures map to the code's HTTP status.
  */
 export async function callTool(h: Harness, style: Style, key: string | null, tool: string, params: unknown): Promise<Outcome> {
   const auth: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startHarness, STYLES, type Harness, type Style } from './harness.ts';
 
 /**
- * Transport parity (STYLE.md §11): the same cases run over per-tool REST, the bridge and MCP,
+ * Transport parity: the same cases run over per-tool REST, the bridge and MCP,
  * against a real server on the embedded store, and expect the same outcomes.
  */
 let h: Harness;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startHarness, STYLES, type Harness, type Style } from './harness.ts';
 
 /**
- * The work surface (issue 6) over all three call styles with the same expectations: lists and
+ * The work surface over all three call styles with the same expectations: lists and
  * entries, views, notes, tasks and the timeline.
  */
 let h: Harness;

@@ -2,7 +2,7 @@ import type { FilterOperator, SystemField, ValueKind } from '../filter-ast.ts';
 import { isMultiValued, type FieldShape } from './values.ts';
 
 /**
- * Which filter operators apply to which field type (DESIGN.md §4 "Filters"), and how a store
+ * Which filter operators apply to which field type, and how a store
  * compares the values. Multi-valued fields (multi_select, many record_reference) read eq and
  * contains as "has this element" (see filter-ast.ts).
  */

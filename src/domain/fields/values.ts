@@ -4,7 +4,7 @@ import type { FieldConfig, FieldDef, FieldType } from '../types.ts';
 import { dedupe, enumError, expectInteger, expectString, typeError } from './checks.ts';
 
 /**
- * One validator per field type (DESIGN.md §4 "Field types"). Each takes a value that is not null
+ * One validator per field type. Each takes a value that is not null
  * (null means "no value" and is handled by the caller), checks it strictly and returns the value
  * to store, normalised:
  *

@@ -2,7 +2,7 @@ import type { NewEvent } from '../store/port-work.ts';
 import type { Actor } from '../actor.ts';
 import type { EventAction, FieldChange, ResourceType } from '../types.ts';
 
-/** The timeline event of one change made by the actor (DESIGN.md §4 provenance: user, key, style, tool). */
+/** The timeline event of one change made by the actor, with its provenance: user, key, call style and tool. */
 export function eventFor(
   actor: Actor,
   action: EventAction,

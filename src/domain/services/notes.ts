@@ -88,7 +88,7 @@ export class NoteService {
     return note;
   }
 
-  /** DESIGN.md §6: a Member writes notes only on records assigned to them. */
+  /** Roles: a Member writes notes only on records assigned to them. */
   private assertCanWrite(records: StoredRecord[], note: Note | null): void {
     if (canWriteAll(this.actor)) return;
     const foreign = records.find((r) => r.assignee_id !== this.actor.user_id);

@@ -187,7 +187,7 @@ export class RecordService {
     return record;
   }
 
-  /** DESIGN.md §6: Members write only records assigned to them. */
+  /** Roles: Members write only records assigned to them. */
   private assertCanWrite(record: StoredRecord): void {
     if (canWriteAll(this.actor) || record.assignee_id === this.actor.user_id) return;
     throw new CrmError('permission_denied', `a member may only change records assigned to them; record ${record.id} is not`, {

@@ -60,6 +60,12 @@ export async function addUser(store: Store, input: { workspace_id: string; email
   return store.createUser({ workspace_id: input.workspace_id, email, name: input.name ?? null, role: input.role });
 }
 
+/** The users of a workspace (`not_found` for an unknown workspace, so a wrong store is noticed). */
+export async function listUsers(store: Store, workspaceId: string): Promise<User[]> {
+  await requireWorkspace(store, workspaceId);
+  return store.listUsers(workspaceId);
+}
+
 export interface CreatedKey {
   key_id: string;
   /** Shown once; never stored. */

@@ -5,7 +5,7 @@ import type {
 import type { NewField } from './port.ts';
 
 /**
- * The work surface of the Store port (issue 6): lists and entries, views, notes, tasks and the
+ * The work surface of the Store port: lists and entries, views, notes, tasks and the
  * timeline. Same rules as port.ts. Every mutating method takes the timeline events of the change
  * and writes them in the same transaction as the change, so history is never lost or invented.
  */

@@ -7,7 +7,7 @@ import { validationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { pageType } from './page.ts';
 
-/** Emails, messages and meetings: types, queries and mutations together (STYLE.md §7). */
+/** Emails, messages and meetings: types, queries and mutations together. */
 
 const EmailStatusEnum = builder.enumType('EmailStatus', { values: EMAIL_STATUSES });
 const ChannelEnum = builder.enumType('MessageChannel', { values: MESSAGE_CHANNELS });

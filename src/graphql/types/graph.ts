@@ -4,7 +4,7 @@ import { CATEGORIES, STRENGTHS, type GraphEdge, type Reason } from '../../domain
 import { builder } from '../builder.ts';
 import { RecordRef } from './record.ts';
 
-/** The relationship graph: walks, paths, links and contact classification (STYLE.md §7). */
+/** The relationship graph: walks, paths, links and contact classification. */
 
 const GraphNodeRef = builder.objectRef<GraphNodeView>('GraphNode').implement({
   description: 'A record reached by a walk: its depth, the record it was reached through, and its classification (contacts).',

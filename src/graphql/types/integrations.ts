@@ -3,7 +3,7 @@ import { TICKET_PRIORITIES } from '../../domain/services/billing.ts';
 import type { Provider, ProviderField } from '../../domain/comms/providers.ts';
 import { builder } from '../builder.ts';
 
-/** Integrations, billing and support: types, queries and mutations together (STYLE.md §7). */
+/** Integrations, billing and support: types, queries and mutations together. */
 
 const FieldRef = builder.objectRef<ProviderField>('ProviderConfigField').implement({
   fields: (t) => ({ name: t.exposeString('name'), required: t.exposeBoolean('required'), secret: t.exposeBoolean('secret'), description: t.exposeString('description') }),

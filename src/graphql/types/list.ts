@@ -4,7 +4,7 @@ import { FieldInput, FieldRef, toNewField } from './object-type.ts';
 import { pageType } from './page.ts';
 import { RelatedRecordRef } from './record.ts';
 
-/** Lists and their entries: type, queries and mutations together (STYLE.md §7). */
+/** Lists and their entries: type, queries and mutations together. */
 
 export const ListRef = builder.objectRef<ListView>('List').implement({
   description: 'A list of records of one object type, with entry fields of its own (a status field makes it a pipeline).',

@@ -4,7 +4,7 @@ import { builder } from '../builder.ts';
 import { pageType } from './page.ts';
 import { RelatedRecordRef } from './record.ts';
 
-/** Notes and activities: type, queries and mutations together (STYLE.md §7). */
+/** Notes and activities: type, queries and mutations together. */
 
 const NoteKindEnum = builder.enumType('NoteKind', { values: NOTE_KINDS });
 const NoteFormatEnum = builder.enumType('NoteFormat', { values: NOTE_FORMATS });

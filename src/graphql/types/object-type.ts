@@ -2,7 +2,7 @@ import type { NewField } from '../../domain/store/port.ts';
 import { FIELD_TYPES, type FieldDef, type FieldType, type ObjectType } from '../../domain/types.ts';
 import { builder } from '../builder.ts';
 
-/** Object types and their fields: type, inputs, queries and mutations together (STYLE.md §7). */
+/** Object types and their fields: type, inputs, queries and mutations together. */
 
 export const FieldTypeEnum = builder.enumType('FieldType', { values: FIELD_TYPES });
 

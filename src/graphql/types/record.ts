@@ -2,7 +2,7 @@ import type { RecordView, RelatedRecordView, RelationView } from '../../domain/s
 import { builder } from '../builder.ts';
 import { pageType } from './page.ts';
 
-/** Records: type, queries and mutations together (STYLE.md §7). */
+/** Records: type, queries and mutations together. */
 
 export const RelatedRecordRef = builder.objectRef<RelatedRecordView>('RelatedRecord').implement({
   fields: (t) => ({

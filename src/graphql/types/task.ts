@@ -4,7 +4,7 @@ import { builder } from '../builder.ts';
 import { pageType } from './page.ts';
 import { RelatedRecordRef } from './record.ts';
 
-/** Tasks: type, queries and mutations together (STYLE.md §7). */
+/** Tasks: type, queries and mutations together. */
 
 const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });
 

@@ -1,7 +1,7 @@
 import type { EventView } from '../../domain/services/timeline.ts';
 import { builder } from '../builder.ts';
 
-/** The timeline: who did what, when, through which key, call style and tool (STYLE.md §7). */
+/** The timeline: who did what, when, through which key, call style and tool. */
 
 export const EventRef = builder.objectRef<EventView>('TimelineEvent').implement({
   fields: (t) => ({

@@ -2,7 +2,7 @@ import type { ViewView } from '../../domain/services/views.ts';
 import type { ViewSort } from '../../domain/types.ts';
 import { builder } from '../builder.ts';
 
-/** Saved views: type, queries and mutations together (STYLE.md §7). */
+/** Saved views: type, queries and mutations together. */
 
 const ViewSortRef = builder.objectRef<ViewSort>('ViewSort').implement({
   fields: (t) => ({ field: t.exposeString('field'), ascending: t.exposeBoolean('ascending') }),

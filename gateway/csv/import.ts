@@ -1,0 +1,139 @@
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import { stringify, type Stringifier } from 'csv-stringify';
+import type { Actor } from '../../src/domain/actor.ts';
+import { CrmError, notFound, validationError } from '../../src/domain/errors.ts';
+import { validateRecordData } from '../../src/domain/fields.ts';
+import { newId } from '../../src/domain/ids.ts';
+import { created, eventFor } from '../../src/domain/services/events.ts';
+import { checkReferences } from '../../src/domain/services/references.ts';
+import { requireWorkspace } from '../../src/domain/services/settings.ts';
+import { nearest } from '../../src/domain/suggest.ts';
+import type { NewRecord, Store } from '../../src/domain/store/port.ts';
+import type { NewEvent } from '../../src/domain/store/port-work.ts';
+import type { ObjectType } from '../../src/domain/types.ts';
+import { rowData } from './cells.ts';
+import { mapColumns, parseMapOption, type ColumnMap } from './mapping.ts';
+import { ProgressRenderer, type ProgressStream } from './progress.ts';
+import { writeGood, type Pending } from './write.ts';
+
+export interface CsvImportOptions {
+  workspaceId: string;
+  objectSlug: string;
+  file: string;
+  /** `--map "Column=field,Other="`. */
+  map?: string;
+  /** Rows per bulk write (one store transaction each). Default 500. */
+  batchSize?: number;
+  progress?: ProgressStream;
+}
+
+export interface CsvImportResult {
+  rows: number;
+  imported: number;
+  rejected: number;
+  /** The rejects file, or null when every row was imported. */
+  rejects_file: string | null;
+}
+
+/** `people.csv` → `people.rejects.csv`, beside the input. */
+export function rejectsPathFor(file: string): string {
+  return /\.csv$/i.test(file) ? file.replace(/\.csv$/i, '.rejects.csv') : `${file}.rejects.csv`;
+}
+
+/**
+ * Imports a CSV file into one object type: maps the header to fields, validates every row with the
+ * record validation the tools use, writes the good rows through the store's bulk path (with their
+ * timeline events) and writes each bad row, with its row number and the reason, to the rejects file.
+ */
+export async function importCsv(store: Store, opts: CsvImportOptions): Promise<CsvImportResult> {
+  const ws = await requireWorkspace(store, opts.workspaceId);
+  const type = await objectType(store, ws.id, opts.objectSlug);
+  const actor = await importActor(store, ws.id, ws.plan, ws.trial_ends_at);
+  const explicit = parseMapOption(opts.map);
+  const size = Math.max(statSync(opts.file).size, 1);
+  const batchSize = opts.batchSize ?? 500;
+  const progress = opts.progress ? new ProgressRenderer(opts.progress) : null;
+  const rejectsFile = rejectsPathFor(opts.file);
+  const state = { fraction: 0, rows: 0, imported: 0, rejected: 0 };
+
+  let header: string[] | null = null;
+  let map: ColumnMap = [];
+  let rejects: { csv: Stringifier; file: WriteStream } | null = null;
+  let batch: Pending[] = [];
+  const reject = (row: number, cells: readonly string[], reason: string) => {
+    if (!rejects) {
+      const file = createWriteStream(rejectsFile);
+      const csv = stringify();
+      csv.pipe(file);
+      csv.write(['row', ...header!, 'reason']);
+      rejects = { csv, file };
+    }
+    rejects.csv.write([String(row), ...cells, reason]);
+    state.rejected++;
+  };
+  const flush = async () => {
+    state.imported += await writeGood(store, ws.id, batch, (p, reason) => reject(p.row, p.cells, reason));
+    batch = [];
+  };
+
+  const parser = createReadStream(opts.file).pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; records: number } }>) {
+    if (!header) {
+      header = record;
+      map = mapColumns(header, type, explicit);
+      continue;
+    }
+    state.rows++;
+    // The row's number as a spreadsheet shows it: the header is row 1.
+    const row = info.records;
+    const pending = await validateRow(store, ws.id, type, actor, map, header, record, row);
+    if (typeof pending === 'string') reject(row, record, pending);
+    else batch.push(pending);
+    if (batch.length >= batchSize) await flush();
+    state.fraction = info.bytes / size;
+    progress?.update(state);
+  }
+  if (!header) throw validationError('file', `${opts.file} is empty: the first line must name the columns`, { rule: 'required' });
+  await flush();
+  progress?.done(state);
+  if (rejects) await closeRejects(rejects);
+  return { rows: state.rows, imported: state.imported, rejected: state.rejected, rejects_file: rejects ? rejectsFile : null };
+}
+
+async function validateRow(store: Store, ws: string, type: ObjectType, actor: Actor, map: ColumnMap, header: string[], cells: string[], row: number): Promise<Pending | string> {
+  if (cells.length !== header.length) return `the row has ${cells.length} cells; the header has ${header.length}`;
+  try {
+    const valid = validateRecordData(type, rowData(map, cells));
+    if (valid.refTargets.length || valid.userRefs.length) await checkReferences(store, ws, valid);
+    const id = newId('record');
+    const record: NewRecord = { id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs, created_by: actor.user_id, assignee_id: actor.user_id };
+    const event: NewEvent = eventFor(actor, 'create', 'record', id, [id], created(valid.data));
+    return { row, cells, record, event };
+  } catch (err) {
+    if (err instanceof CrmError && err.code === 'validation_error') return err.message;
+    throw err;
+  }
+}
+
+async function objectType(store: Store, ws: string, slug: string): Promise<ObjectType> {
+  const type = await store.getObjectType(ws, slug);
+  if (type) return type;
+  const near = nearest(slug, (await store.listObjectTypes(ws)).map((t) => t.slug));
+  throw new CrmError('not_found', `object type ${JSON.stringify(slug)} was not found${near ? `; did you mean ${near}?` : ''}`, { param: 'object', resource: 'object_type', id: slug });
+}
+
+/** The import acts as the workspace's owner (else its first admin), who becomes creator and assignee. */
+async function importActor(store: Store, ws: string, plan: string | null, trialEnds: string | null): Promise<Actor> {
+  const users = await store.listUsers(ws);
+  const user = users.find((u) => u.role === 'owner') ?? users.find((u) => u.role === 'admin');
+  if (!user) throw notFound('owner of workspace', ws);
+  return { workspace_id: ws, user_id: user.id, role: user.role, key_id: null, scopes: [], via: 'cli', tool: 'import.csv', plan, trial_ends_at: trialEnds };
+}
+
+function closeRejects(r: { csv: Stringifier; file: WriteStream }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    r.file.once('finish', resolve).once('error', reject);
+    r.csv.end();
+  });
+}

@@ -1,0 +1,64 @@
+import { validationError } from '../../src/domain/errors.ts';
+import { liveFields } from '../../src/domain/fields.ts';
+import { nearest } from '../../src/domain/suggest.ts';
+import type { FieldDef, ObjectType } from '../../src/domain/types.ts';
+
+/** Per CSV column, the field it fills, or null when the column is skipped (`--map Col=`). */
+export type ColumnMap = Array<FieldDef | null>;
+
+/** Parses `--map "First Name=name,E-mail=email,Notes="` into column → field slug ('' skips). */
+export function parseMapOption(value: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const pair of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = pair.lastIndexOf('=');
+    if (eq <= 0) throw validationError('map', `--map takes column=field pairs separated by commas; "${pair}" has no column=field`, { rule: 'format' });
+    out.set(pair.slice(0, eq).trim().toLowerCase(), pair.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+const normal = (s: string) => s.trim().toLowerCase();
+/** "Job Title", "job-title" and "JobTitle" all name the field job_title; "E-mail" names email. */
+const loose = (s: string) => normal(s).replace(/[^a-z0-9]/g, '');
+const asSlug = (s: string) => normal(s).replace(/[\s-]+/g, '_');
+
+/**
+ * Maps each header column to a live field: an explicit `--map` entry first, else the field whose
+ * slug or name equals the column case-insensitively. Every column must map or be skipped; the
+ * error lists each unknown column with the nearest field, so one retry with `--map` fixes them all.
+ */
+export function mapColumns(header: readonly string[], type: ObjectType, explicit: Map<string, string>): ColumnMap {
+  const fields = liveFields(type);
+  const bySlug = new Map(fields.map((f) => [f.slug, f]));
+  const unknown: string[] = [];
+  const map = header.map((column) => {
+    const given = explicit.get(normal(column));
+    if (given === '') return null;
+    if (given !== undefined) {
+      const field = bySlug.get(given);
+      if (!field) {
+        const near = nearest(given, [...bySlug.keys()]);
+        throw validationError('map', `--map ${column}=${given}: ${given} is not a field of ${type.slug}${near ? `; did you mean ${near}?` : ''}`, { rule: 'unknown_field', allowed: [...bySlug.keys()] });
+      }
+      return field;
+    }
+    const found = fields.find((f) => loose(f.slug) === loose(column) || loose(f.name) === loose(column));
+    if (!found) {
+      const near = nearest(asSlug(column), fields.map((f) => f.slug));
+      unknown.push(`"${column}"${near ? ` (did you mean ${near}? --map "${column}=${near}")` : ''}`);
+    }
+    return found ?? null;
+  });
+  if (unknown.length) {
+    throw validationError('map', `columns that are not fields of ${type.slug}: ${unknown.join(', ')}. Map them with --map "Column=field", or skip one with --map "Column="`, {
+      rule: 'unknown_field', allowed: fields.map((f) => f.slug),
+    });
+  }
+  const seen = new Set<string>();
+  for (const f of map) {
+    if (!f) continue;
+    if (seen.has(f.slug)) throw validationError('map', `two columns map to the field ${f.slug}; skip one with --map "Column="`, { rule: 'duplicate' });
+    seen.add(f.slug);
+  }
+  return map;
+}

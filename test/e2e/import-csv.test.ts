@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser, createWorkspace } from '../../src/domain/services/settings.ts';
+import type { Store } from '../../src/domain/store/port.ts';
+import { openStore } from '../../src/store/index.ts';
+import { loadConfig } from '../../gateway/config.ts';
+import { importCsv } from '../../gateway/csv/import.ts';
+
+const run = promisify(execFile);
+const bin = new URL('../../bin/crm.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'crm-csv-'));
+const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent' };
+
+/** 10 000 contacts; every 200th row is bad in one of five ways, so 50 rows must be rejected. */
+function peopleCsv(): { text: string; bad: Map<number, RegExp> } {
+  const lines = ['Name,E-mail,Phone,Job Title'];
+  const bad = new Map<number, RegExp>();
+  const kinds: Array<[string, RegExp]> = [
+    [',nameless@example.com,,CTO', /data\.name is required/],
+    ['Bad Mail,not-an-email,,', /data\.email/],
+    ['Bad Phone,ph@example.com,12,', /data\.phone/],
+    ['Dup,person1@example.com,,', /email|unique|taken/i],
+    ['Short,row@example.com', /2 cells; the header has 4/],
+  ];
+  for (let i = 1; i <= 10_000; i++) {
+    if (i % 200 === 0) {
+      const [line, reason] = kinds[(i / 200) % kinds.length]!;
+      lines.push(line);
+      bad.set(i + 1, reason);
+    } else {
+      lines.push(`"Person ${i}, Jr.",person${i}@example.com,+1 555 010 ${String(i).padStart(4, '0')},Engineer`);
+    }
+  }
+  return { text: `${lines.join('\n')}\n`, bad };
+}
+
+let store: Store;
+let ws: string;
+beforeAll(async () => {
+  const dirStore = mkdtempSync(join(tmpdir(), 'crm-csv-store-'));
+  store = await openStore(loadConfig({ DATA_DIR: dirStore, LOG_LEVEL: 'silent' }));
+  ws = (await createWorkspace(store, { name: 'CSV', plan: 'pro', trialDays: null })).id;
+  await addUser(store, { workspace_id: ws, email: 'owner@csv.test', role: 'owner' });
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('crm import-csv', { timeout: 120_000 }, () => {
+  it('imports the 9 950 good rows of a 10k-row CSV and writes the 50 bad ones with their row and reason', async () => {
+    const { text, bad } = peopleCsv();
+    const file = join(dir, 'people.csv');
+    writeFileSync(file, text);
+    const lines: string[] = [];
+    const result = await importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file, progress: { isTTY: false, write: (s: string) => lines.push(s) } });
+    expect(result).toEqual({ rows: 10_000, imported: 9_950, rejected: 50, rejects_file: join(dir, 'people.rejects.csv') });
+    expect(await store.countRecords(ws, 'contacts')).toBe(9_950);
+    const all = await store.listRecords(ws, { object_type_slug: 'contacts', sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 10_000 });
+    const person7 = all.items.find((r) => r.data.email === 'person7@example.com')!;
+    expect(person7.data).toEqual({ name: 'Person 7, Jr.', email: 'person7@example.com', phone: '+1 555 010 0007', job_title: 'Engineer' });
+    // Each imported record has its create event, written with it.
+    const events = await store.listEvents(ws, { record_id: person7.id, offset: 0, limit: 10 });
+    expect(events.items).toEqual([expect.objectContaining({ action: 'create', resource_id: person7.id, via: 'cli', tool: 'import.csv' })]);
+    expect((await store.listEvents(ws, { offset: 0, limit: 1 })).total).toBe(9_950);
+
+    const rejects = parse(readFileSync(result.rejects_file!, 'utf8'), { relax_column_count: true }) as string[][];
+    expect(rejects[0]).toEqual(['row', 'Name', 'E-mail', 'Phone', 'Job Title', 'reason']);
+    expect(rejects).toHaveLength(51);
+    for (const r of rejects.slice(1)) {
+      const row = Number(r[0]);
+      expect(bad.has(row), `row ${row} is one of the bad rows`).toBe(true);
+      expect(r[r.length - 1]).toMatch(bad.get(row)!);
+    }
+    // Plain progress lines, one per tenth of the file, then the total.
+    expect(lines.every((l) => l.endsWith('\n') && !l.includes('\r'))).toBe(true);
+    expect(lines.map((l) => l.split(':')[0])).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `progress ${p}%`));
+    expect(lines.at(-1)).toBe('progress 100%: 10000 rows read, 9950 imported, 50 rejected\n');
+  });
+
+  it('names unknown columns with the nearest field, and imports once they are mapped', async () => {
+    const file = join(dir, 'leads.csv');
+    writeFileSync(file, 'Full Name,Emial,Notes\nAda,ada@example.com,met at a fair\n');
+    await expect(importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file })).rejects.toThrow(/"Emial" \(did you mean email\? --map "Emial=email"\)/);
+    const done = await importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file, map: 'full name=name,Emial=email,Notes=' });
+    expect(done).toEqual({ rows: 1, imported: 1, rejected: 0, rejects_file: null });
+  });
+
+  it('runs from the command line with plain progress on stderr when not on a terminal', async () => {
+    const { stdout: wsOut } = await run(process.execPath, [bin, 'workspace', 'create', '--name', 'CLI CSV', '--json'], { env });
+    const id = JSON.parse(wsOut).workspace_id as string;
+    await run(process.execPath, [bin, 'user', 'add', '--workspace', id, '--email', 'o@cli.test', '--role', 'owner'], { env });
+    const file = join(dir, 'cli.csv');
+    writeFileSync(file, 'name,email\nOne,one@example.com\nTwo,not-mail\n');
+    const { stdout, stderr } = await run(process.execPath, [bin, 'import-csv', file, '--workspace', id, '--object', 'contacts', '--json'], { env });
+    expect(JSON.parse(stdout)).toEqual({ rows: 2, imported: 1, rejected: 1, rejects_file: join(dir, 'cli.rejects.csv') });
+    expect(stderr).toContain('progress 100%: 2 rows read, 1 imported, 1 rejected');
+    expect(readFileSync(join(dir, 'cli.rejects.csv'), 'utf8')).toMatch(/^row,name,email,reason\n3,Two,not-mail,.*data\.email/);
+  });
+});
