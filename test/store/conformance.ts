@@ -17,6 +17,7 @@ import { settingsCases } from './conformance/settings.cases.ts';
 import { sortingCases } from './conformance/sorting.cases.ts';
 import { taskCases } from './conformance/tasks.cases.ts';
 import { timelineCases } from './conformance/timeline.cases.ts';
+import { totalCases } from './conformance/totals.cases.ts';
 import { viewCases } from './conformance/views.cases.ts';
 import { workIsolationCases } from './conformance/work-isolation.cases.ts';
 
@@ -53,6 +54,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     recordCases(harness);
     relationCases(harness);
     filterCases(harness);
+    totalCases(harness);
     sortingCases(harness);
     searchCases(harness);
     isolationCases(harness);

@@ -110,3 +110,12 @@ export function assignments(columns: Record<string, SqlParam | undefined>): { sq
   const set = Object.entries(columns).filter((entry): entry is [string, SqlParam] => entry[1] !== undefined);
   return { sql: set.map(([column]) => `${column} = ?`), params: set.map(([, value]) => value) };
 }
+
+/** One `make(c)` per connection, made on first use: state that lives as long as the connection (caches). */
+export function perConnection<T>(make: (c: Connection) => T): (c: Connection) => T {
+  const made = new WeakMap<Connection, T>();
+  return (c) => {
+    if (!made.has(c)) made.set(c, make(c));
+    return made.get(c)!;
+  };
+}

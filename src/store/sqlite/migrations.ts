@@ -344,6 +344,31 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX reports_live_by_workspace ON reports(workspace_id, created_at, id) WHERE deleted_at IS NULL;
     `,
   },
+  {
+    version: 11,
+    name: 'record write versions',
+    // A counter per object type that every insert, update and delete of one of its records moves,
+    // in the writing transaction, whoever writes (this process, the CLI, an import). Cached list
+    // totals are keyed by it (count-cache.ts), so a total is never served after a write changed it.
+    sql: `
+      CREATE TABLE record_versions (
+        object_type_pk INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL
+      );
+      CREATE TRIGGER records_version_on_insert AFTER INSERT ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (NEW.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_version_on_update AFTER UPDATE ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (NEW.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_version_on_delete AFTER DELETE ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (OLD.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+    `,
+  },
 ]);
 
 /**
