@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
-import { Sampler, type BenchCase } from './lib/cases.ts';
+import { caseName, Sampler, type BenchCase } from './lib/cases.ts';
 import { startChild, type ServerChild, type Target } from './lib/child.ts';
 import { ensureDataset, runCopy, type Dataset } from './lib/dataset.ts';
 import { hammer, type Figures, type LoadOptions } from './lib/measure.ts';
@@ -102,7 +102,7 @@ async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchC
     for (const c of ordered) for (const style of styles) await hammer(server.url, caller(c, style), undefined, { ...load, seconds: warmupPass, warmupSeconds: 0 });
     for (const c of ordered) {
       for (const style of styles) {
-        results.cells.push(await measure(server, { phase, target: 'crm', tool: c.tool, style, size: dataset.size }, caller(c, style), style));
+        results.cells.push(await measure(server, { phase, target: 'crm', tool: caseName(c), style, size: dataset.size }, caller(c, style), style));
       }
     }
   } finally {

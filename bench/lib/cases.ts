@@ -44,6 +44,8 @@ export class Sampler {
  */
 export interface BenchCase {
   tool: ToolName;
+  /** Tells apart several cases of one tool in the results: `tool[variant]`. */
+  variant?: string;
   params: (s: Sampler) => Params;
   graphql?: (params: Params) => GraphQLRequest;
   scale?: boolean;
@@ -58,6 +60,23 @@ export const CASES: BenchCase[] = [
       object_type_slug: 'deals', filters: { stage: { in: ['proposal', 'negotiation'] }, amount: { gte: 10_000 } },
       sort_field: 'amount', ascending: false, page: s.int(1, 4), page_size: 25,
     }),
+  },
+  // The same list shape on the other field types, so an index that serves only currency + status does not pass for general.
+  {
+    tool: 'records.list', variant: 'date', scale: true,
+    params: (s) => ({ object_type_slug: 'deals', filters: { close_date: { gte: '2026-01-01' } }, sort_field: 'close_date', ascending: true, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'select+number',
+    params: (s) => ({ object_type_slug: 'companies', filters: { industry: 'software' }, sort_field: 'employee_count', ascending: false, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'text',
+    params: (s) => ({ object_type_slug: 'contacts', filters: { job_title: { contains: 'manager' } }, sort_field: 'name', ascending: true, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'status, unsorted',
+    params: (s) => ({ object_type_slug: 'deals', filters: { stage: 'won' }, page: s.int(1, 4), page_size: 25 }),
   },
   { tool: 'records.search', scale: true, params: (s) => ({ query: s.term(), page_size: 25 }) },
   { tool: 'objects.get', params: () => ({ slug: 'deals' }) },
@@ -74,3 +93,8 @@ export const CASES: BenchCase[] = [
     },
   },
 ];
+
+/** The name of a case in the results: the tool, with its variant when it has one. */
+export function caseName(c: BenchCase): string {
+  return c.variant ? `${c.tool}[${c.variant}]` : c.tool;
+}
