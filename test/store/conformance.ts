@@ -5,6 +5,7 @@ import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
+import { keyHolderCases } from './conformance/key-holder.cases.ts';
 import { listCases } from './conformance/lists.cases.ts';
 import { noteCases } from './conformance/notes.cases.ts';
 import { objectTypeCases } from './conformance/object-types.cases.ts';
@@ -50,6 +51,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     });
 
     settingsCases(harness);
+    keyHolderCases(harness);
     objectTypeCases(harness);
     recordCases(harness);
     relationCases(harness);
