@@ -44,8 +44,8 @@ export class Sampler {
  */
 export interface BenchCase {
   tool: ToolName;
-  /** Tells apart cases of one tool (e.g. `graph.query d3`); defaults to the tool name. */
-  name?: string;
+  /** Tells apart several cases of one tool in the results: `tool[variant]`. */
+  variant?: string;
   params: (s: Sampler) => Params;
   graphql?: (params: Params) => GraphQLRequest;
   scale?: boolean;
@@ -53,7 +53,6 @@ export interface BenchCase {
 }
 
 /** The name a case is reported and selected by. */
-export const caseName = (c: BenchCase): string => c.name ?? c.tool;
 
 export const CASES: BenchCase[] = [
   { tool: 'records.get', scale: true, params: (s) => ({ record_id: s.id() }) },
@@ -64,10 +63,27 @@ export const CASES: BenchCase[] = [
       sort_field: 'amount', ascending: false, page: s.int(1, 4), page_size: 25,
     }),
   },
+  // The same list shape on the other field types, so an index that serves only currency + status does not pass for general.
+  {
+    tool: 'records.list', variant: 'date', scale: true,
+    params: (s) => ({ object_type_slug: 'deals', filters: { close_date: { gte: '2026-01-01' } }, sort_field: 'close_date', ascending: true, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'select+number',
+    params: (s) => ({ object_type_slug: 'companies', filters: { industry: 'software' }, sort_field: 'employee_count', ascending: false, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'text',
+    params: (s) => ({ object_type_slug: 'contacts', filters: { job_title: { contains: 'manager' } }, sort_field: 'name', ascending: true, page: s.int(1, 4), page_size: 25 }),
+  },
+  {
+    tool: 'records.list', variant: 'status, unsorted',
+    params: (s) => ({ object_type_slug: 'deals', filters: { stage: 'won' }, page: s.int(1, 4), page_size: 25 }),
+  },
   { tool: 'records.search', scale: true, params: (s) => ({ query: s.term(), page_size: 25 }) },
   { tool: 'objects.get', params: () => ({ slug: 'deals' }) },
-  { tool: 'graph.query', name: 'graph.query d2', scale: true, params: (s) => ({ record_id: s.id(), depth: 2, limit: 100 }) },
-  { tool: 'graph.query', name: 'graph.query d3', params: (s) => ({ record_id: s.id(), depth: 3, limit: 500 }) },
+  { tool: 'graph.query', variant: 'd2', scale: true, params: (s) => ({ record_id: s.id(), depth: 2, limit: 100 }) },
+  { tool: 'graph.query', variant: 'd3', params: (s) => ({ record_id: s.id(), depth: 3, limit: 500 }) },
   { tool: 'graph.path', params: (s) => ({ from_record_id: s.id('contacts'), to_record_id: s.id('contacts'), max_depth: 4, limit: 3 }) },
   {
     tool: 'reports.run', scale: true,
@@ -82,3 +98,8 @@ export const CASES: BenchCase[] = [
     },
   },
 ];
+
+/** The name of a case in the results: the tool, with its variant when it has one. */
+export function caseName(c: BenchCase): string {
+  return c.variant ? `${c.tool}[${c.variant}]` : c.tool;
+}

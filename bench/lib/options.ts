@@ -52,10 +52,10 @@ export function parseOptions(argv: string[]): Options {
   const sizes = (list(values.sizes)?.map(Number) ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])).sort((a, b) => a - b);
   if (sizes.some((s) => !Number.isInteger(s) || s < 100)) throw new Error('--sizes must be whole numbers of at least 100');
   const tools = list(values.tools);
-  // A tool name selects all its cases (`graph.query`), a case name one of them (`graph.query d3`).
+  // A tool name selects all of its cases; a case label (e.g. `records.list[date]`) just that one.
   const cases = tools ? CASES.filter((c) => tools.includes(c.tool) || tools.includes(caseName(c))) : CASES;
-  const unknown = tools?.filter((t) => !CASES.some((c) => t === c.tool || t === caseName(c)));
-  if (unknown?.length) throw new Error(`--tools: ${unknown.join(', ')} unknown; known cases are ${CASES.map(caseName).join(', ')}`);
+  const unknown = tools?.filter((t) => !CASES.some((c) => c.tool === t || caseName(c) === t));
+  if (unknown?.length) throw new Error(`--tools: unknown ${unknown.join(', ')}; known cases are ${CASES.map(caseName).join(', ')}`);
   const styles = (list(values.styles) ?? [...STYLES]) as Style[];
   if (styles.some((s) => !(STYLES as readonly string[]).includes(s))) throw new Error(`--styles: one of ${STYLES.join(', ')}`);
   const custom = values.sizes !== undefined || values.seconds !== undefined || tools !== undefined || values.styles !== undefined;

@@ -11,9 +11,9 @@ function unauthorized(message: string): CrmError {
 }
 
 /**
- * Resolves `Authorization: Bearer <key>` to the calling principal. The user's role and the
- * workspace's plan are read on every call, so revocations and role or plan changes (also made by
- * the CLI while the server runs) apply to the next call.
+ * Resolves `Authorization: Bearer <key>` to the calling principal. The key, the user's role and
+ * the workspace's plan are read on every call, in one store read, so revocations and role or plan
+ * changes (also made by the CLI while the server runs) apply to the next call.
  */
 export async function authenticate(store: Store, header: string | undefined, prefix: string): Promise<Principal> {
   if (!header) throw unauthorized('missing API key: send the header "Authorization: Bearer <API_KEY>"');
@@ -23,10 +23,10 @@ export async function authenticate(store: Store, header: string | undefined, pre
   const shape = KEY_PATTERN.exec(key);
   if (!shape || shape[1] !== prefix) throw unauthorized(`malformed API key: expected "${prefix}_live_<random>"`);
   const hash = hashKey(key);
-  const row = await store.findApiKeyByHash(hash);
-  if (!row || !sameHash(row.hash, hash)) throw unauthorized('invalid API key');
+  const holder = await store.findKeyHolder(hash);
+  if (!holder || !sameHash(holder.key.hash, hash)) throw unauthorized('invalid API key');
+  const { key: row, user, workspace } = holder;
   if (row.revoked_at) throw unauthorized('this API key was revoked');
-  const [user, workspace] = await Promise.all([store.getUser(row.workspace_id, row.user_id), store.getWorkspace(row.workspace_id)]);
   if (!user || !workspace) throw unauthorized('the user or workspace of this API key no longer exists');
   touch(store, row.id);
   return {

@@ -7,6 +7,7 @@ import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
 import { graphCases } from './conformance/graph.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
+import { keyHolderCases } from './conformance/key-holder.cases.ts';
 import { listCases } from './conformance/lists.cases.ts';
 import { noteCases } from './conformance/notes.cases.ts';
 import { objectTypeCases } from './conformance/object-types.cases.ts';
@@ -19,6 +20,7 @@ import { settingsCases } from './conformance/settings.cases.ts';
 import { sortingCases } from './conformance/sorting.cases.ts';
 import { taskCases } from './conformance/tasks.cases.ts';
 import { timelineCases } from './conformance/timeline.cases.ts';
+import { totalCases } from './conformance/totals.cases.ts';
 import { viewCases } from './conformance/views.cases.ts';
 import { workIsolationCases } from './conformance/work-isolation.cases.ts';
 
@@ -51,10 +53,12 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     });
 
     settingsCases(harness);
+    keyHolderCases(harness);
     objectTypeCases(harness);
     recordCases(harness);
     relationCases(harness);
     filterCases(harness);
+    totalCases(harness);
     sortingCases(harness);
     searchCases(harness);
     isolationCases(harness);

@@ -3,6 +3,7 @@ import type { CommsStore } from './port-comms.ts';
 import type { DumpStore } from './port-dump.ts';
 import type { GraphStore } from './port-graph.ts';
 import type { NewEvent, WorkStore } from './port-work.ts';
+import type { PerformanceStore } from './port-performance.ts';
 import type { ReportStore } from './port-reports.ts';
 import type {
   ApiKey, FieldConfig, FieldDef, FieldType, ObjectType, RecordData, Relation, Role, Scope, StoredRecord, User, Workspace,
@@ -22,7 +23,7 @@ import type {
  * - Mutators take the timeline events of the change (`events`) and write them in the same
  *   transaction as the change; a failed change writes no event (port-work.ts has the timeline).
  */
-export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore {
+export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore, PerformanceStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   /** Creates or migrates the schema; idempotent. */

@@ -12,6 +12,7 @@ import { queryMethods } from './queries.ts';
 import { recordMethods } from './records.ts';
 import { reportMethods } from './reports.ts';
 import { applySchema } from './schema.ts';
+import { keyHolderMethods } from './key-holder.ts';
 import { settingsMethods } from './settings.ts';
 import { taskMethods } from './tasks.ts';
 import { timelineMethods } from './timeline.ts';
@@ -47,6 +48,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
       }
     },
     ...settingsMethods(conn),
+    ...keyHolderMethods(conn),
     ...objectTypeMethods(conn),
     ...recordMethods(conn),
     ...queryMethods(conn),

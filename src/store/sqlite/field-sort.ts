@@ -11,11 +11,13 @@ import type { ItemSpace } from './items.ts';
  * direction. A multi-valued field sorts by its smallest element ascending, its largest descending.
  *
  * `where` is the compiled filter on the items table `r`; the caller counts the total. `walk`
- * forces the value index of the sort field to drive the first part (see FEW_MATCHES in queries.ts).
+ * forces the value index of the sort field to drive the first part (see FEW_MATCHES in
+ * item-pages.ts); `range` (tests on `sv.v_text` or `sv.v_num`) narrows the walked values to those the filter
+ * admits (filter-predicate.ts).
  */
 export function pageByField<Row>(
   c: Connection, space: ItemSpace, scopePk: number, where: SqlFragment, sort: SortSpec,
-  page: { offset: number; limit: number; walk: boolean },
+  page: { offset: number; limit: number; walk: boolean; range?: SqlFragment[] | undefined },
 ): Row[] {
   const { offset, limit } = page;
   const { table, values: valueTable, itemKey, scope, live, columns } = space;
@@ -23,15 +25,17 @@ export function pageByField<Row>(
   const values = page.walk ? `${valueTable} sv INDEXED BY ${space.valueIndexes[sort.valueKind === 'text' ? 'text' : 'num']}` : `${valueTable} sv`;
   const direction = sort.ascending ? 'ASC' : 'DESC';
   const pick = sort.ascending ? 'MIN' : 'MAX';
+  const range = page.range ?? [];
   const hasValue = `SELECT 1 FROM ${valueTable} m WHERE m.${itemKey} = r.pk AND m.field = ? AND m.${column} IS NOT NULL`;
 
   const valued = c.all<Row>(
     `SELECT ${columns} FROM ${values} JOIN ${table} r ON r.pk = sv.${itemKey}
-     WHERE sv.${scope} = ? AND sv.field = ? AND sv.${column} IS NOT NULL AND ${live} AND ${where.sql}
+     WHERE sv.${scope} = ? AND sv.field = ? AND sv.${column} IS NOT NULL${range.map((test) => ` AND ${test.sql}`).join('')}
+       AND ${live} AND ${where.sql}
        AND sv.${column} = (SELECT ${pick}(m.${column}) FROM ${valueTable} m WHERE m.${itemKey} = sv.${itemKey} AND m.field = sv.field)
      ORDER BY sv.${column} ${direction}, r.id ${direction}
      LIMIT ? OFFSET ?`,
-    scopePk, sort.field, ...where.params, limit, offset,
+    scopePk, sort.field, ...range.flatMap((test) => test.params), ...where.params, limit, offset,
   );
   if (valued.length === limit) return valued;
 

@@ -34,9 +34,11 @@ const EMPTY: Rows = { sql: 'SELECT 0 WHERE 0', params: [], repeats: false };
  * the rows their negation excludes).
  */
 function valueRows(node: ComparisonNode, space: ItemSpace, scopePk: number): Rows {
-  const test = positiveTest(node.valueKind === 'text' ? 'v.v_text' : 'v.v_num', NEGATED[node.op] ?? node.op, node);
+  const column = node.valueKind === 'text' ? 'v.v_text' : 'v.v_num';
+  const test = positiveTest(column, NEGATED[node.op] ?? node.op, node);
+  // Without a test (is_not_empty), `IS NOT NULL` still lets the partial value index of the kind serve it.
   return {
-    sql: `SELECT v.${space.itemKey} FROM ${space.values} v WHERE v.${space.scope} = ? AND v.field = ?${test ? ` AND ${test.sql}` : ''}`,
+    sql: `SELECT v.${space.itemKey} FROM ${space.values} v WHERE v.${space.scope} = ? AND v.field = ? AND ${test ? test.sql : `${column} IS NOT NULL`}`,
     params: [scopePk, node.field, ...(test?.params ?? [])],
     repeats: true,
   };

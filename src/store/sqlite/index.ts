@@ -14,6 +14,7 @@ import { aggregateMethods } from './aggregate.ts';
 import { reportMethods } from './reports.ts';
 import { summaryMethods } from './summary.ts';
 import { recordMethods } from './records.ts';
+import { keyHolderMethods } from './key-holder.ts';
 import { settingsMethods } from './settings.ts';
 import { taskMethods } from './tasks.ts';
 import { timelineMethods } from './timeline.ts';
@@ -61,6 +62,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       init: () => c.open(),
       close: () => c.close(),
       ...settingsMethods(c),
+      ...keyHolderMethods(c),
       ...objectTypeMethods(c),
       ...recordMethods(c),
       ...queryMethods(c),

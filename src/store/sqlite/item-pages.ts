@@ -1,6 +1,8 @@
 import type { FilterNode, SortSpec } from '../../domain/filter-ast.ts';
 import type { Connection } from './connection.ts';
 import { pageByField } from './field-sort.ts';
+import { countCache } from './count-cache.ts';
+import { compilePredicate, sortRange } from './filter-predicate.ts';
 import { compileFilter, systemSort, type PkSet, type SqlFragment } from './filter-sql.ts';
 import type { ItemSpace } from './items.ts';
 
@@ -10,12 +12,23 @@ export function count(c: Connection, from: SqlFragment): number {
 }
 
 /**
- * Up to this many matches, a page is read by collecting the matches and sorting them; above it,
- * by walking the index of the sort order and testing each item, which stops after
+ * Up to this many matches, a page may be read by collecting the matches and sorting them; above
+ * it, always by walking the index of the sort order and testing each item, which stops after
  * `offset + limit` matches. SQLite's planner cannot tell the cases apart (how many items share
  * a value differs from field to field), so the exact total, needed anyway, decides.
  */
 const FEW_MATCHES = 2000;
+
+/**
+ * Whether walking beats sorting. Below FEW_MATCHES, records (whose unfiltered count is cached
+ * too) are still walked when the walk is expected to visit fewer items than there are matches to
+ * sort: with matches spread over the scope, reaching `offset + limit` of them visits about
+ * `(offset + limit) × scope / total` items.
+ */
+function shouldWalk(total: number, scopeTotal: number | undefined, reach: number): boolean {
+  if (total > FEW_MATCHES) return true;
+  return scopeTotal !== undefined && total > 0 && reach * scopeTotal < total * total;
+}
 
 /**
  * How many live records of the object type a compiled filter matches, from the value index alone
@@ -47,22 +60,34 @@ export interface ItemQuery {
 /**
  * One page of the live items of a scope (records of an object type, entries of a list) matching
  * the filter, in the sort's order, and the total, read in one transaction so both see the same
- * snapshot.
+ * snapshot. Record totals come from the count cache (count-cache.ts). A page with few matches is
+ * read from the filter's set of matches; a page of many walks the sort order and tests each item
+ * (filter-predicate.ts), so it costs about `offset + limit` items, not the size of the match set.
+ * `fewMatches`, when given, replaces that choice by a plain threshold (tests use it to force either form).
  */
-export function pageItems<Row>(c: Connection, space: ItemSpace, scopePk: number, query: ItemQuery): { rows: Row[]; total: number } {
+export function pageItems<Row>(
+  c: Connection, space: ItemSpace, scopePk: number, query: ItemQuery, fewMatches?: number,
+): { rows: Row[]; total: number } {
   const matches = query.filter ? compileFilter(query.filter, scopePk, space) : undefined;
   const where = inSet(matches);
-  const from = (table: string): SqlFragment => ({
-    sql: `FROM ${table} WHERE r.${space.scope} = ? AND ${space.live} AND ${where.sql}`,
-    params: [scopePk, ...where.params],
+  const from = (table: string, condition: SqlFragment): SqlFragment => ({
+    sql: `FROM ${table} WHERE r.${space.scope} = ? AND ${space.live} AND ${condition.sql}`,
+    params: [scopePk, ...condition.params],
   });
+  const cacheable = space.valuesOnlyLive && !c.db.inTransaction;
   return c.tx(() => {
-    const total = matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`));
-    const walk = total > FEW_MATCHES;
-    const page = { offset: query.offset, limit: query.limit, walk };
-    if (!query.sort.system) return { rows: pageByField<Row>(c, space, scopePk, where, query.sort, page), total };
+    const countAll = (): number => (matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`, where)));
+    const key = matches ? `${matches.complement}\u0000${matches.sql}\u0000${JSON.stringify(matches.params)}` : '';
+    const total = countCache(c).total(scopePk, key, cacheable, countAll);
+    const scopeTotal = cacheable && matches ? countCache(c).total(scopePk, '', true, () => count(c, from(`${space.table} r`, { sql: '1', params: [] }))) : undefined;
+    const walk = fewMatches !== undefined ? total > fewMatches : shouldWalk(total, scopeTotal, query.offset + query.limit);
+    const test = walk && query.filter ? compilePredicate(query.filter, space) : where;
+    if (!query.sort.system) {
+      const range = walk ? sortRange(query.filter, query.sort, `sv.${query.sort.valueKind === 'text' ? 'v_text' : 'v_num'}`) : [];
+      return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk, range }), total };
+    }
     const sort = systemSort(query.sort, space);
     const table = walk ? `${space.table} r INDEXED BY ${sort.index}` : `${space.table} r`;
-    return { rows: pageOf<Row>(c, space.columns, from(table), sort.orderBy, query.offset, query.limit), total };
+    return { rows: pageOf<Row>(c, space.columns, from(table, test), sort.orderBy, query.offset, query.limit), total };
   });
 }

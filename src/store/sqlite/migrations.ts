@@ -406,6 +406,43 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    name: 'record write versions and single-kind value indexes',
+    // A counter per object type that every insert, update and delete of one of its records moves,
+    // in the writing transaction, whoever writes (this process, the CLI, an import). Cached list
+    // totals are keyed by it (count-cache.ts), so a total is never served after a write changed it.
+    sql: `
+      CREATE TABLE record_versions (
+        object_type_pk INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL
+      );
+      CREATE TRIGGER records_version_on_insert AFTER INSERT ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (NEW.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_version_on_update AFTER UPDATE ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (NEW.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_version_on_delete AFTER DELETE ON records BEGIN
+        INSERT INTO record_versions (object_type_pk, version) VALUES (OLD.object_type_pk, 1)
+          ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1;
+      END;
+
+      -- A value row is text or number, never both: each value index now holds only its own
+      -- kind, so a record write updates one of them per value instead of both (bulk loads).
+      DROP INDEX record_values_by_text;
+      DROP INDEX record_values_by_num;
+      CREATE INDEX record_values_by_text ON record_values(object_type_pk, field, v_text, record_pk) WHERE v_text IS NOT NULL;
+      CREATE INDEX record_values_by_num ON record_values(object_type_pk, field, v_num, record_pk) WHERE v_num IS NOT NULL;
+      DELETE FROM sqlite_stat1 WHERE idx IN ('record_values_by_text', 'record_values_by_num');
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('record_values', 'record_values_by_text', '5000000 500000 50000 10 1'),
+        ('record_values', 'record_values_by_num', '5000000 500000 50000 10 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**

@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/errors.ts';
 import type { FieldDef, ObjectType } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
-import { assignments, insertSql, type Connection, type SqlParam } from './connection.ts';
+import { assignments, insertSql, perConnection, type Connection, type SqlParam } from './connection.ts';
 import { guard } from './errors.ts';
 import {
   FIELD_COLUMNS, idFor, newFieldDef, now, OBJECT_TYPE_COLUMNS, toField, toObjectType, type FieldRow, type ObjectTypeRow,
@@ -103,17 +103,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const caches = new WeakMap<Connection, ObjectTypeCache>();
-
 /** The object type cache of a connection; other modules invalidate it when they write object types. */
-export function objectTypeCache(c: Connection): ObjectTypeCache {
-  let cache = caches.get(c);
-  if (!cache) {
-    cache = new ObjectTypeCache(c);
-    caches.set(c, cache);
-  }
-  return cache;
-}
+export const objectTypeCache = perConnection((c) => new ObjectTypeCache(c));
 
 /** Synchronous object type and field methods of the Store. */
 export function objectTypeMethods(c: Connection) {

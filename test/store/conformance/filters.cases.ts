@@ -10,7 +10,7 @@ interface FilterCase {
 }
 
 /** Each case runs against the gadgets of gadgets.ts; `expected` is sorted. */
-const CASES: FilterCase[] = [
+export const FILTER_CASES: FilterCase[] = [
   { title: 'eq on text matches the exact value', filter: cmp('name', 'eq', 'Alpha'), expected: ['alpha'] },
   { title: 'eq on text is case-sensitive', filter: cmp('name', 'eq', 'alpha'), expected: [] },
   { title: 'ne on text is true where the field is missing', filter: cmp('name', 'ne', 'Alpha'), expected: ['beta', 'delta', 'epsilon', 'gamma'] },
@@ -108,7 +108,7 @@ const CASES: FilterCase[] = [
 
 export function filterCases(h: Harness): void {
   describe('listRecords filters', () => {
-    it.each(CASES)('$title', async ({ filter, expected }) => {
+    it.each(FILTER_CASES)('$title', async ({ filter, expected }) => {
       const g = await gadgets(h);
       expect(await g.match(filter)).toEqual(expected);
     });

@@ -1,0 +1,59 @@
+import { unreachable } from '../../domain/errors.ts';
+import type { ComparisonNode, FilterNode, SortSpec, SystemField } from '../../domain/filter-ast.ts';
+import type { ItemSpace } from './items.ts';
+import { NEGATED, positiveTest, type SqlFragment } from './value-tests.ts';
+
+/**
+ * A filter as a test of one item `r`, for pages read by walking a sort index: each visited item
+ * is tested with a few lookups in the value index by item (`<values>_by_<item>`), so a page costs
+ * in proportion to the items walked, where the set form (filter-sql.ts) first materialises every
+ * match. The two forms match the same items; the set form stays the one for counting.
+ */
+export function compilePredicate(node: FilterNode, space: ItemSpace): SqlFragment {
+  switch (node.kind) {
+    case 'cmp':
+      return node.system ? systemTest(node, space) : valueTest(node, space);
+    case 'and':
+    case 'or': {
+      if (node.nodes.length === 0) return { sql: node.kind === 'and' ? '1' : '0', params: [] };
+      const parts = node.nodes.map((child) => compilePredicate(child, space));
+      const joined = parts.map((part) => `(${part.sql})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
+      // Parenthesised whole, so callers can AND it with their own conditions.
+      return { sql: `(${joined})`, params: parts.flatMap((part) => part.params) };
+    }
+    default:
+      return unreachable(node);
+  }
+}
+
+function systemTest(node: ComparisonNode, space: ItemSpace): SqlFragment {
+  const negated = NEGATED[node.op] !== undefined;
+  const test = positiveTest(space.system[node.field as SystemField], NEGATED[node.op] ?? node.op, node);
+  if (!test) return { sql: negated ? '0' : '1', params: [] };
+  return negated ? { sql: `NOT (${test.sql})`, params: test.params } : test;
+}
+
+/** Some value row of the field passes the positive test; negated operators: none does. */
+function valueTest(node: ComparisonNode, space: ItemSpace): SqlFragment {
+  const negated = NEGATED[node.op] !== undefined;
+  const test = positiveTest(node.valueKind === 'text' ? 'p.v_text' : 'p.v_num', NEGATED[node.op] ?? node.op, node);
+  const rows = `SELECT 1 FROM ${space.values} p WHERE p.${space.itemKey} = r.pk AND p.field = ?${test ? ` AND ${test.sql}` : ''}`;
+  return { sql: `${negated ? 'NOT ' : ''}EXISTS (${rows})`, params: [node.field, ...(test?.params ?? [])] };
+}
+
+/**
+ * A range on the sort field's own value that every match satisfies, as a test on the walked
+ * value column (`column`): a top-level (or and-ed) comparison of the single-valued sort field.
+ * Walking only that range skips the items the filter would reject anyway, e.g. all dates before
+ * the filter's lower bound when sorting by date ascending.
+ */
+export function sortRange(filter: FilterNode | undefined, sort: SortSpec, column: string): SqlFragment[] {
+  if (!filter || sort.system) return [];
+  const comparisons = filter.kind === 'and' ? filter.nodes : [filter];
+  return comparisons.flatMap((node) => {
+    if (node.kind !== 'cmp' || node.system || node.multi || node.field !== sort.field) return [];
+    if (!['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'starts_with'].includes(node.op)) return [];
+    const test = positiveTest(column, node.op, node);
+    return test ? [test] : [];
+  });
+}

@@ -1,0 +1,34 @@
+import type { KeyHolder } from '../../domain/store/port-performance.ts';
+import type { Connection } from './connection.ts';
+import { API_KEY_COLUMNS, toApiKey, USER_COLUMNS, WORKSPACE_COLUMNS, type ApiKeyRow, type UserRow, type WorkspaceRow } from './rows.ts';
+
+/** `alias.column AS alias_column` for each column, so one row can carry three tables. */
+const prefixed = (alias: string, columns: string): string =>
+  columns.split(', ').map((column) => `${alias}.${column} AS ${alias}_${column}`).join(', ');
+
+/** The columns of one table out of a joined row; null when the LEFT JOIN found no row. */
+function part<T>(row: Record<string, unknown>, alias: string, columns: string): T | null {
+  if (row[`${alias}_id`] === null) return null;
+  return Object.fromEntries(columns.split(', ').map((column) => [column, row[`${alias}_${column}`]])) as T;
+}
+
+const FIND_KEY_HOLDER = `SELECT ${prefixed('k', API_KEY_COLUMNS)}, ${prefixed('u', USER_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}
+  FROM api_keys k
+  LEFT JOIN users u ON u.workspace_id = k.workspace_id AND u.id = k.user_id
+  LEFT JOIN workspaces w ON w.id = k.workspace_id
+  WHERE k.hash = ?`;
+
+/** Authentication's one read: the key by its hash with its user and workspace. */
+export function keyHolderMethods(c: Connection) {
+  return {
+    findKeyHolder(hash: string): KeyHolder | null {
+      const row = c.get<Record<string, unknown>>(FIND_KEY_HOLDER, hash);
+      if (!row) return null;
+      return {
+        key: toApiKey(part<ApiKeyRow>(row, 'k', API_KEY_COLUMNS)!),
+        user: part<UserRow>(row, 'u', USER_COLUMNS),
+        workspace: part<WorkspaceRow>(row, 'w', WORKSPACE_COLUMNS),
+      };
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { statSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempStore, type TempStore } from './temp-store.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('sqlite WAL checkpoints', () => {
+  let t: TempStore | undefined;
+  afterEach(async () => t?.cleanup());
+
+  it('copies committed writes into the database file in the background, not in the writing call', async () => {
+    t = await tempStore();
+    const ws = await t.workspace();
+    const before = statSync(t.path).size;
+    await t.store.createRecords(ws.id, Array.from({ length: 300 }, (_, i) => ({
+      object_type_slug: 'companies', data: { name: `Company ${i}`, description: 'x'.repeat(500) }, uniques: [], refs: [], created_by: null, assignee_id: null,
+    })));
+    // 300 records fill far fewer than the 1000 WAL pages after which a commit would checkpoint
+    // by itself, so only the background thread can have copied them into the file.
+    let grown = false;
+    for (let i = 0; i < 40 && !grown; i++) {
+      await sleep(100);
+      grown = statSync(t.path).size > before;
+    }
+    expect(grown).toBe(true);
+  });
+});
