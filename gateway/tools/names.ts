@@ -1,6 +1,6 @@
 /**
- * The 62 tool names of DESIGN.md §4. The catalog may only offer names from this list; tools arrive
- * issue by issue, so a name here is not a promise that the tool is served yet.
+ * The 62 tool names of the service, in catalog order. The catalog offers exactly these names: every
+ * one is served, and a name outside this list is refused.
  */
 export const TOOL_NAMES = [
   'objects.list', 'objects.get', 'objects.create', 'objects.update', 'objects.delete', 'objects.add_field', 'objects.update_field',
