@@ -19,17 +19,6 @@ export interface EmailInput {
   record_ids?: string[] | undefined;
 }
 
-/** An email whose addresses, subject, body and records have been checked. */
-export interface CheckedEmail {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  body: string;
-  body_format: 'text' | 'markdown';
-  record_ids: string[];
-}
-
 export interface EmailView {
   email_id: string;
   id: string;
@@ -53,6 +42,9 @@ export interface EmailView {
   created_at: string;
   updated_at: string;
 }
+
+/** An email whose addresses, subject, body and records have been checked. */
+export type CheckedEmail = Pick<EmailView, 'to' | 'cc' | 'bcc' | 'subject' | 'body' | 'body_format' | 'record_ids'>;
 
 export function toEmailView(c: Comm): EmailView {
   const d = c.data as Record<string, any>;
