@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { configureCommsFor } from './comms/configure.ts';
 
-const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
+const USAGE = `crm — the CRM tool service's command line. Every command takes --json.
 
   crm serve
   crm workspace create --name N [--plan P] [--trial-days D]
