@@ -10,7 +10,8 @@ export interface SeedContext {
   dice: Dice;
   /** Multiplies every count; 1 is the full demo (a few hundred companies, a few thousand contacts). */
   scale: number;
-  made: { companies: string[]; contacts: string[]; deals: string[] };
+  /** `addresses[i]` is the email address of `contacts[i]`. */
+  made: { companies: string[]; contacts: string[]; deals: string[]; addresses: string[] };
   /** What each step made, by name, for the command's answer. */
   counts: Record<string, number>;
   /** The seed in base 36, put into unique values (domains, emails) so seeds do not collide in one workspace. */
@@ -20,7 +21,7 @@ export interface SeedContext {
 export function seedContext(store: Store, actor: Actor, scale: number, seed: number): SeedContext {
   return {
     store, services: createServices(store, actor), dice: new Dice(seeded(seed)), scale,
-    made: { companies: [], contacts: [], deals: [] }, counts: {}, tag: seed.toString(36),
+    made: { companies: [], contacts: [], deals: [], addresses: [] }, counts: {}, tag: seed.toString(36),
   };
 }
 

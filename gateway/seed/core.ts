@@ -19,10 +19,12 @@ export async function seedCore(ctx: SeedContext): Promise<void> {
     const [first, last] = [dice.pick(FIRST), dice.pick(LAST)];
     // Most people work somewhere; a few (advisers, investors) stand alone.
     const company = dice.chance(0.9) ? { company: dice.pick(made.companies) } : {};
+    const email = `${first}.${last}.${i + 1}.${ctx.tag}@demo.example`;
     const person = await s.records.create({ object_type_slug: 'contacts', data: {
-      name: `${cap(first)} ${cap(last)}`, email: `${first}.${last}.${i + 1}.${ctx.tag}@demo.example`, job_title: dice.pick(TITLES), ...company,
+      name: `${cap(first)} ${cap(last)}`, email, job_title: dice.pick(TITLES), ...company,
     } });
     made.contacts.push(person.id);
+    made.addresses.push(email);
   }
   const pipeline = await s.lists.create({
     object_type_slug: 'deals', name: 'Sales pipeline', fields: [{ slug: 'stage', name: 'Stage', type: 'status', config: { options: [...DEAL_STAGES] } }],

@@ -3,6 +3,7 @@ import { CrmError, notFound } from '../../src/domain/errors.ts';
 import { addUser, createKey, createWorkspace } from '../../src/domain/services/settings.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { seedContext, type SeedContext } from './context.ts';
+import { seedComms } from './comms.ts';
 import { seedCore } from './core.ts';
 import { seedGraph } from './graph.ts';
 
@@ -12,6 +13,8 @@ import { seedGraph } from './graph.ts';
  */
 export const SEED_STEPS: ReadonlyArray<{ family: string; run: (ctx: SeedContext) => Promise<void> }> = [
   { family: 'records', run: seedCore },
+  // Before the graph, whose classification counts emails and meetings as interactions.
+  { family: 'comms', run: seedComms },
   { family: 'graph', run: seedGraph },
 ];
 

@@ -17,4 +17,8 @@ export const TITLES = ['CEO', 'CTO', 'VP Sales', 'Head of Operations', 'Engineer
 
 export const NOTE_TOPICS = ['Intro call', 'Demo follow-up', 'Pricing discussion', 'Quarterly check-in', 'Conference chat', 'Renewal talk'];
 
+export const EMAIL_SUBJECTS = ['Following up on our call', 'Proposal attached', 'Next steps', 'Intro: you two should meet', 'Renewal terms'];
+
+export const MEETING_TITLES = ['Discovery call', 'Product demo', 'Quarterly business review', 'Contract review', 'Partnership sync'];
+
 export const TASK_TOPICS = ['Send proposal', 'Book a demo', 'Share case study', 'Check contract', 'Schedule QBR'];

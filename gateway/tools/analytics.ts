@@ -34,7 +34,7 @@ export const analyticsTools = [
     name: 'analytics.summary',
     scope: 'analytics',
     title: 'Workspace summary',
-    description: 'Counts at a glance: records in total and per object type, created in the last 7 and 30 days; open and overdue tasks; activity (notes) in the last 30 days.',
+    description: 'Counts at a glance: records in total and per object type, created in the last 7 and 30 days; open and overdue tasks; activity in the last 30 days: notes, emails and messages made then, meetings that started then (not those still to come).',
     input: z.strictObject({}),
     output: z.object({
       generated_at: z.string(),

@@ -1,6 +1,6 @@
 /**
- * The 62 tool names of the service (README.md lists them with what each does). The catalog may
- * only offer names from this list, so a tool cannot be served under a name outside the contract.
+ * The 62 tool names of the service, in catalog order. The catalog offers exactly these names: every
+ * one is served, and a name outside this list is refused.
  */
 export const TOOL_NAMES = [
   'objects.list', 'objects.get', 'objects.create', 'objects.update', 'objects.delete', 'objects.add_field', 'objects.update_field',

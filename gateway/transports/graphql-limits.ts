@@ -6,6 +6,7 @@ import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRul
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import { LIMITS } from '../../src/domain/limits.ts';
+import { graphFieldEstimator } from './graphql-graph-cost.ts';
 
 const G = LIMITS.graphql;
 
@@ -35,10 +36,10 @@ export const listSizeEstimator: ComplexityEstimator = ({ args, childComplexity }
   return 1 + childComplexity * Math.max(1, size);
 };
 
-/** The cost of an operation with its variables, by the rule above. */
+/** The cost of an operation with its variables, by the rule above and the graph fields' (graphql-graph-cost.ts). */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
   return getComplexity({
-    schema, query: document, variables, operationName, estimators: [listSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
+    schema, query: document, variables, operationName, estimators: [graphFieldEstimator, listSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
   });
 }
 

@@ -46,7 +46,8 @@ export const LIMITS = Object.freeze({
     maxDirectives: 20,
     /**
      * Cost: 1 per field, and a field's selection counts once per item it may return, taken from
-     * its `page_size` or `limit` argument (the default when absent).
+     * its `page_size` or `limit` argument (the default when absent). Graph fields (`graph`, `path`,
+     * `Record.neighbors`, `classifyContacts`) also count one per item per level they walk.
      */
     maxCost: 20_000,
   }),

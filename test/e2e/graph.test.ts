@@ -141,6 +141,30 @@ describe.each(STYLES)('the relationship graph over %s', (style: Style) => {
     expect(dry.items[0].category).toBe('other');
   });
 
+  it("counts an email to a contact's record, a meeting it attends and a message about it among its reasons", async () => {
+    const { ben } = await smallGraph();
+    const signals = async () => {
+      const [item] = (await ok('contacts.classify', { record_ids: [ben], persist: false })).items;
+      return { score: item.score as number, reasons: item.reasons as { signal: string; value: number; contribution: number }[] };
+    };
+    const before = await signals();
+    expect(before.reasons.map((r) => r.signal)).not.toContain('emails');
+    await ok('email.send', { to: 'ben@example.com', subject: `Proposal ${style}`, body: 'Attached.', record_ids: [ben] });
+    const day = 86_400_000;
+    const starts = new Date(Date.now() - 2 * day);
+    await ok('meetings.create', {
+      title: 'Review', starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 3_600_000).toISOString(), attendees: [{ record_id: ben }, { email: 'guest@example.com' }],
+    });
+    await ok('messages.send', { channel: 'internal', body: 'Ben is keen', record_ids: [ben] });
+    const after = await signals();
+    expect(after.reasons).toEqual(expect.arrayContaining([
+      expect.objectContaining({ signal: 'emails', value: 1, contribution: 6 }),
+      expect.objectContaining({ signal: 'meetings', value: 1, contribution: 10 }),
+      expect.objectContaining({ signal: 'messages', value: 1, contribution: 4 }),
+    ]));
+    expect(after.score).toBe(Math.min(100, before.score + 20));
+  });
+
   it('refuses a non-contact naming it, and more than 100 ids', async () => {
     const { acme, ann } = await smallGraph();
     expect(await call('contacts.classify', { record_ids: [ann, acme] })).toMatchObject({ ok: false, status: 400, details: { param: 'record_ids[1]' } });

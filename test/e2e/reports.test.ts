@@ -169,18 +169,28 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     expect(await call('analytics.pipeline', { list_id: list.id }, h.other.owner.key)).toMatchObject({ ok: false, status: 404 });
   });
 
-  it('summarises records, tasks and notes', async () => {
+  it('summarises records, tasks, notes, emails, meetings held and messages', async () => {
     const ws = await dealsWorkspace();
     const key = ws.owner.key;
     await ok('tasks.create', { title: 'Late', due_at: '2020-01-01T00:00:00Z' }, key);
     await ok('tasks.create', { title: 'Later', due_at: '2999-01-01' }, key);
     await ok('notes.create', { title: 'Hello' }, key);
+    await ok('email.send', { to: 'a@example.com', subject: 'One', body: 'x' }, key);
+    await ok('email.send', { to: 'b@example.com', subject: 'Two', body: 'x' }, key);
+    await ok('messages.send', { channel: 'internal', body: 'x' }, key);
+    const meeting = (title: string, startsAt: number) => ok('meetings.create', {
+      title, starts_at: new Date(startsAt).toISOString(), ends_at: new Date(startsAt + 3_600_000).toISOString(),
+    }, key);
+    const day = 86_400_000;
+    await meeting('Held last week', Date.now() - 7 * day);
+    await meeting('Held two months ago', Date.now() - 60 * day);
+    await meeting('Still to come', Date.now() + 7 * day);
     const out = await ok('analytics.summary', {}, key);
     expect(out.records).toEqual({ total: 4, created_last_7_days: 4, created_last_30_days: 4 });
     expect(out.object_types.find((t: { object_type_slug: string }) => t.object_type_slug === 'deals')).toEqual({
       object_type_slug: 'deals', records: 4, created_last_7_days: 4, created_last_30_days: 4,
     });
     expect(out.tasks).toEqual({ open: 2, overdue: 1 });
-    expect(out.activity_last_30_days).toEqual({ notes: 1 });
+    expect(out.activity_last_30_days).toEqual({ notes: 1, emails: 2, meetings: 1, messages: 1 });
   });
 });

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../gateway/auth/principal.ts';
+import { SEED_EMAIL_REASON } from '../../gateway/seed/comms.ts';
 import { seedDemo } from '../../gateway/seed/index.ts';
 import { invokeTool } from '../../gateway/tools/invoke.ts';
+import { configureComms } from '../../src/domain/comms/settings.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-seed-'));
@@ -18,11 +20,13 @@ describe('crm seed demo', () => {
     const results = [];
     for (const store of stores) {
       await store.init();
+      // A relay as if SMTP_URL were set: the seed must still send nothing, only keep its emails.
+      configureComms(store, { smtpConfigured: true });
       results.push(await seedDemo(store, { scale: 0.05, keyPrefix: 'crm' }));
     }
     const [a, b] = results;
     expect(a!.counts).toEqual(b!.counts);
-    expect(a!.counts).toMatchObject({ companies: 15, contacts: 150, deals: 30, classified: 150 });
+    expect(a!.counts).toMatchObject({ companies: 15, contacts: 150, deals: 30, classified: 150, emails: 60, meetings: 15, messages: 15 });
     expect(a!.counts.links).toBeGreaterThan(40);
 
     const store = stores[0]!;
@@ -41,6 +45,20 @@ describe('crm seed demo', () => {
     expect(around.nodes.slice(1).every((n: any) => n.object_type_slug === 'contacts' && n.category !== null)).toBe(true);
     const classified = await call('contacts.classify', { persist: false });
     expect(Object.values(classified.counts.by_category).filter((n) => (n as number) > 0).length).toBeGreaterThan(2);
+    // Emails and meetings are signals: some contacts are warmed by them, and the stored reasons carry them.
+    const signals = new Set(classified.items.flatMap((i: any) => i.reasons.map((r: any) => r.signal)));
+    expect([...signals]).toEqual(expect.arrayContaining(['emails', 'meetings', 'notes']));
+    const emails = await call('email.list', { page_size: 100 });
+    expect(emails.total).toBe(60);
+    expect(emails.items.every((e: any) => e.status === 'stored' && e.reason === SEED_EMAIL_REASON && e.record_ids.length === 1)).toBe(true);
+    const meetings = (await call('meetings.list', { page_size: 100 })).items;
+    const now = new Date().toISOString();
+    expect(meetings.some((m: any) => m.starts_at < now)).toBe(true);
+    expect(meetings.some((m: any) => m.starts_at > now)).toBe(true);
+    expect(meetings.every((m: any) => m.attendees.some((x: any) => x.record_id !== null))).toBe(true);
+    const summary = await call('analytics.summary', {});
+    expect(summary.activity_last_30_days.emails).toBeGreaterThan(0);
+    expect(summary.activity_last_30_days.meetings).toBeGreaterThan(0);
     const investors = await call('graph.query', { record_id: company, categories: 'investor,customer', depth: 4, limit: 1000 });
     expect(investors.nodes.length).toBeGreaterThan(1);
     const far = investors.nodes.at(-1);

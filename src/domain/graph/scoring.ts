@@ -24,12 +24,26 @@ export interface Scored {
 
 /**
  * Interaction kinds: each interaction adds `points` times its recency weight, up to `cap` per kind.
- * New kinds (emails, meetings, messages) are one entry here plus the store returning them.
+ * A new kind is one entry here plus the store returning it (Store.interactions). A meeting counts
+ * with a greater weight than an email or a message because it took (or takes) someone's time.
  */
 export const INTERACTION_KINDS: readonly { kind: string; points: number; cap: number }[] = [
   { kind: 'notes', points: 8, cap: 40 },
   { kind: 'tasks', points: 5, cap: 25 },
+  { kind: 'emails', points: 6, cap: 30 },
+  { kind: 'meetings', points: 10, cap: 40 },
+  { kind: 'messages', points: 4, cap: 20 },
 ];
+
+/**
+ * The communications that are interactions, by comm kind, with the interaction kind they count as.
+ * Tickets, integrations and webhook deliveries concern the workspace, not a person, so they are not here.
+ */
+export const COMM_INTERACTIONS: Readonly<Record<'email' | 'meeting' | 'message', string>> = {
+  email: 'emails',
+  meeting: 'meetings',
+  message: 'messages',
+};
 
 /** Link types that mark a category, and their points per link (capped at two links). */
 export const LINK_SIGNALS: Readonly<Record<string, { category: Category; points: number }>> = {

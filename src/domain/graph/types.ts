@@ -59,10 +59,10 @@ export interface Classification {
   classified_at: string;
 }
 
-/** One interaction with a record (a note or task attached to it, later emails, meetings, messages). */
+/** One interaction with a record: a note, task, email, meeting or message attached to it. */
 export interface Interaction {
   record_id: string;
-  /** The interaction kind, e.g. `notes`, `tasks` (see INTERACTION_KINDS). */
+  /** The interaction kind, e.g. `notes`, `emails` (see INTERACTION_KINDS). */
   kind: string;
   at: string;
 }

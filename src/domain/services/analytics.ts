@@ -32,7 +32,7 @@ export interface WorkspaceSummary {
   records: { total: number; created_last_7_days: number; created_last_30_days: number };
   object_types: Array<{ object_type_slug: string; records: number; created_last_7_days: number; created_last_30_days: number }>;
   tasks: { open: number; overdue: number };
-  /** One count per kind of activity created in the last 30 days (ACTIVITY_KINDS). */
+  /** One count per kind of activity in the last 30 days (ACTIVITY_KINDS): meetings by their start, the rest by creation. */
   activity_last_30_days: Record<ActivityKind, number>;
 }
 
@@ -92,7 +92,7 @@ export class AnalyticsService {
     const [types, tasks, ...activity] = await Promise.all([
       this.store.countRecordsByType(this.ws, { week: at(7), month }),
       this.store.countOpenTasks(this.ws, now.toISOString()),
-      ...ACTIVITY_KINDS.map((kind) => this.store.countActivity(this.ws, kind, month)),
+      ...ACTIVITY_KINDS.map((kind) => this.store.countActivity(this.ws, kind, { since: month, until: now.toISOString() })),
     ]);
     const sum = (key: 'total' | 'week' | 'month') => types.reduce((n, t) => n + t[key], 0);
     return {

@@ -43,6 +43,9 @@ export interface EmailView {
   updated_at: string;
 }
 
+/** An email whose addresses, subject, body and records have been checked. */
+export type CheckedEmail = Pick<EmailView, 'to' | 'cc' | 'bcc' | 'subject' | 'body' | 'body_format' | 'record_ids'>;
+
 export function toEmailView(c: Comm): EmailView {
   const d = c.data as Record<string, any>;
   return {
@@ -59,6 +62,28 @@ export function toEmailView(c: Comm): EmailView {
  */
 export class EmailService extends CommsBase {
   async send(input: EmailInput): Promise<EmailView> {
+    return toEmailView(await this.queue(await this.checked(input)));
+  }
+
+  /**
+   * Keeps an email as a record of mail written elsewhere, never sending it whatever relay is
+   * configured: status `stored` with `reason`, at `at` (default now, never in the future). The demo
+   * seed uses this, so seeding contacts no SMTP server.
+   */
+  async keep(input: EmailInput, reason: string, at = new Date().toISOString()): Promise<EmailView> {
+    if (!(Date.parse(at) <= Date.now())) throw validationError('at', 'a kept email was written at a past time', { rule: 'past' });
+    return toEmailView(await this.insertEmail(await this.checked(input), { sendable: false, reason, at: new Date(at).toISOString() }));
+  }
+
+  /** Stores an email already checked, queued when a way to send it exists (support tickets use this too). */
+  async queue(email: CheckedEmail): Promise<Comm> {
+    const relay = commsSettings(this.store).smtpConfigured;
+    const integration = relay ? null : (await this.store.listComms(this.ws, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
+    const sendable = relay || integration !== undefined;
+    return this.insertEmail(email, { sendable, reason: 'not sent: no SMTP relay is configured (SMTP_URL) and no smtp integration is connected', at: new Date().toISOString() });
+  }
+
+  private async checked(input: EmailInput): Promise<CheckedEmail> {
     const to = addressList(input.to, 'to');
     const cc = addressList(input.cc, 'cc');
     const bcc = addressList(input.bcc, 'bcc');
@@ -68,21 +93,18 @@ export class EmailService extends CommsBase {
     if (/[\r\n]/.test(subject)) throw validationError('subject', 'subject must be one line', { rule: 'format' });
     if (input.body.length > EMAIL_BODY_MAX) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
     const recordIds = await this.linkable(input.record_ids);
-    return toEmailView(await this.queue({ to, cc, bcc, subject, body: input.body, body_format: input.body_format ?? 'text', record_ids: recordIds }));
+    return { to, cc, bcc, subject, body: input.body, body_format: input.body_format ?? 'text', record_ids: recordIds };
   }
 
-  /** Stores an email already checked, queued when a way to send it exists (support tickets use this too). */
-  async queue(email: { to: string[]; cc: string[]; bcc: string[]; subject: string; body: string; body_format: 'text' | 'markdown'; record_ids: string[] }): Promise<Comm> {
-    const relay = commsSettings(this.store).smtpConfigured;
-    const integration = relay ? null : (await this.store.listComms(this.ws, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
-    const sendable = relay || integration !== undefined;
+  /** Queued to be sent at `at` when sendable; otherwise stored with the reason. */
+  private async insertEmail(email: CheckedEmail, how: { sendable: boolean; reason: string; at: string }): Promise<Comm> {
+    const { sendable, at } = how;
     const user = await this.store.getUser(this.ws, this.actor.user_id);
-    const at = new Date().toISOString();
     const messageId = `<${crypto.randomUUID()}@crm.local>`;
     const data = {
       to: email.to, cc: email.cc, bcc: email.bcc, subject: email.subject, body: email.body, body_format: email.body_format,
       message_id: messageId, from: user?.email ?? null,
-      ...(sendable ? {} : { reason: 'not sent: no SMTP relay is configured (SMTP_URL) and no smtp integration is connected' }),
+      ...(sendable ? {} : { reason: how.reason }),
     };
     return this.insert('email', {
       status: sendable ? 'queued' : 'stored', tag: null, thread_id: null, at, data, record_ids: email.record_ids, next_attempt_at: sendable ? at : null,

@@ -38,7 +38,12 @@ export interface GraphStore {
   edgesAmong(workspaceId: string, recordIds: readonly string[]): Promise<GraphEdge[]>;
   /** The GraphRecords of the live records among the ids (unknown and deleted ones are absent). */
   graphRecords(workspaceId: string, recordIds: readonly string[]): Promise<GraphRecord[]>;
-  /** Live notes and tasks attached to the records, as interactions (kind `notes` at created_at, `tasks` at updated_at). */
+  /**
+   * Live notes, tasks, emails, meetings and messages attached to the records, as interactions: kind
+   * `notes` at created_at, `tasks` at updated_at, and the comm kinds of COMM_INTERACTIONS at the comm's
+   * `at` (an email's or message's creation, a meeting's start). A meeting's attendees with a record are
+   * among its linked records, so they count for those contacts.
+   */
   interactions(workspaceId: string, recordIds: readonly string[]): Promise<Interaction[]>;
   /** Ids of the workspace's live records of an object type, by id, after `after` (exclusive), at most `limit`. */
   recordIdsOf(workspaceId: string, objectSlug: string, after: string | null, limit: number): Promise<string[]>;

@@ -26,16 +26,25 @@ export interface ReportStore {
   countRecordsByType(workspaceId: string, since: RecentCutoffs): Promise<Array<{ object_type_slug: string } & RecentCounts>>;
   /** Live tasks not done, and those of them due before `now`. */
   countOpenTasks(workspaceId: string, now: string): Promise<{ open: number; overdue: number }>;
-  /** Live items of an activity kind created at or after `since`. */
-  countActivity(workspaceId: string, kind: ActivityKind, since: string): Promise<number>;
+  /**
+   * Live items of an activity kind that happened in the window (both ends inclusive): notes, emails
+   * and messages by their creation, meetings by their start, so a meeting still to come is not activity yet.
+   */
+  countActivity(workspaceId: string, kind: ActivityKind, window: ActivityWindow): Promise<number>;
 }
 
 /**
- * The activity the workspace summary counts over the last 30 days. Emails, meetings and messages
- * join this list (and each adapter's table of activity sources) once they are stored.
+ * The activity the workspace summary counts over the last 30 days. A new kind is one entry here
+ * plus each adapter's table of activity sources.
  */
-export const ACTIVITY_KINDS = ['notes'] as const;
+export const ACTIVITY_KINDS = ['notes', 'emails', 'meetings', 'messages'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** Two ISO timestamps bounding a count of activity, both inclusive. */
+export interface ActivityWindow {
+  since: string;
+  until: string;
+}
 
 export interface NewReport {
   id?: string;

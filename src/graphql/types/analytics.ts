@@ -51,7 +51,7 @@ const SummaryRef = builder.objectRef<WorkspaceSummary>('WorkspaceSummary').imple
     records: t.field({ type: RecentRef, resolve: (s) => s.records }),
     object_types: t.field({ type: [TypeCountRef], resolve: (s) => s.object_types }),
     tasks: t.field({ type: TaskCountRef, resolve: (s) => s.tasks }),
-    activity_last_30_days: t.field({ type: 'JSON', description: 'Counts per kind of activity, e.g. {"notes": 12}.', resolve: (s) => s.activity_last_30_days }),
+    activity_last_30_days: t.field({ type: 'JSON', description: 'Counts per kind of activity in the last 30 days, e.g. {"notes": 12, "emails": 4, "meetings": 2, "messages": 7}.', resolve: (s) => s.activity_last_30_days }),
   }),
 });
 

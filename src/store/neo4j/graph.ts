@@ -1,4 +1,5 @@
 import { CrmError } from '../../domain/errors.ts';
+import { COMM_INTERACTIONS } from '../../domain/graph/scoring.ts';
 import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Link, Strength } from '../../domain/graph/types.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
@@ -110,7 +111,7 @@ export function graphMethods(conn: Connection) {
     },
 
     async interactions(workspaceId: string, recordIds: readonly string[]): Promise<Interaction[]> {
-      const rows = await conn.read((tx) => tx.rows(bind(Q.INTERACTIONS, { workspace_id: workspaceId, ids: unique(recordIds) })));
+      const rows = await conn.read((tx) => tx.rows(bind(Q.INTERACTIONS, { workspace_id: workspaceId, ids: unique(recordIds), comm_kinds: COMM_INTERACTIONS })));
       return rows.map((row) => ({ record_id: String(row.record_id), kind: String(row.kind), at: String(row.at) }));
     },
 

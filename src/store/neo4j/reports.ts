@@ -1,5 +1,5 @@
 import type { NewEvent } from '../../domain/store/port-work.ts';
-import type { ActivityKind, NewReport, RecentCounts, RecentCutoffs } from '../../domain/store/port-reports.ts';
+import type { ActivityKind, ActivityWindow, NewReport, RecentCounts, RecentCutoffs } from '../../domain/store/port-reports.ts';
 import type { AggregateQuery, AggregateRow, ReportConfig, SavedReport } from '../../domain/reports/types.ts';
 import type { Connection, Row } from './connection.ts';
 import { aggregateStatement } from './cypher/aggregate.ts';
@@ -72,8 +72,8 @@ export function reportMethods(conn: Connection) {
       return { open: num(row?.open), overdue: num(row?.overdue) };
     },
 
-    async countActivity(workspaceId: string, kind: ActivityKind, since: string): Promise<number> {
-      const row = await conn.read((tx) => tx.first(bind(Q.COUNT_ACTIVITY[kind], { workspace_id: workspaceId, since })));
+    async countActivity(workspaceId: string, kind: ActivityKind, window: ActivityWindow): Promise<number> {
+      const row = await conn.read((tx) => tx.first(bind(Q.COUNT_ACTIVITY[kind], { workspace_id: workspaceId, since: window.since, until: window.until })));
       return num(row?.n);
     },
   };

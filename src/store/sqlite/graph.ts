@@ -1,4 +1,5 @@
 import { CrmError } from '../../domain/errors.ts';
+import { COMM_INTERACTIONS } from '../../domain/graph/scoring.ts';
 import type { Classification, GraphEdge, GraphRecord, Interaction, Link } from '../../domain/graph/types.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
@@ -157,8 +158,11 @@ export function graphMethods(c: Connection) {
            WHERE l.record_id IN (SELECT value FROM json_each(?)) AND n.workspace_id = ? AND n.deleted_at IS NULL
          UNION ALL
          SELECT l.record_id, 'tasks' AS kind, t.updated_at AS at FROM task_records l JOIN tasks t ON t.id = l.task_id
-           WHERE l.record_id IN (SELECT value FROM json_each(?)) AND t.workspace_id = ? AND t.deleted_at IS NULL`,
-        ids(recordIds), workspaceId, ids(recordIds), workspaceId,
+           WHERE l.record_id IN (SELECT value FROM json_each(?)) AND t.workspace_id = ? AND t.deleted_at IS NULL
+         UNION ALL
+         SELECT l.record_id, k.value AS kind, m.at FROM comm_records l JOIN comms m ON m.id = l.comm_id JOIN json_each(?) k ON k.key = m.kind
+           WHERE l.record_id IN (SELECT value FROM json_each(?)) AND m.workspace_id = ? AND m.deleted_at IS NULL`,
+        ids(recordIds), workspaceId, ids(recordIds), workspaceId, JSON.stringify(COMM_INTERACTIONS), ids(recordIds), workspaceId,
       );
     },
 

@@ -1,9 +1,18 @@
 import { unreachable } from '../../domain/errors.ts';
-import type { ActivityKind, RecentCounts, RecentCutoffs } from '../../domain/store/port-reports.ts';
+import type { CommKind } from '../../domain/store/port-comms.ts';
+import type { ActivityKind, ActivityWindow, RecentCounts, RecentCutoffs } from '../../domain/store/port-reports.ts';
 import type { Connection } from './connection.ts';
 
-/** Where each kind of activity is stored: a table with workspace_id, created_at and deleted_at. */
-const ACTIVITY_TABLES: { readonly [K in ActivityKind]: string } = { notes: 'notes' };
+/**
+ * Where each kind of activity is stored: a table with workspace_id and deleted_at, the column that
+ * says when it happened, and for comms the kind that selects it.
+ */
+const ACTIVITY_SOURCES: { readonly [K in ActivityKind]: { table: string; time: string; kind?: CommKind } } = {
+  notes: { table: 'notes', time: 'created_at' },
+  emails: { table: 'comms', time: 'at', kind: 'email' },
+  meetings: { table: 'comms', time: 'at', kind: 'meeting' },
+  messages: { table: 'comms', time: 'at', kind: 'message' },
+};
 
 /** Counts for the workspace summary, each one aggregate query. */
 export function summaryMethods(c: Connection) {
@@ -27,10 +36,11 @@ export function summaryMethods(c: Connection) {
       )!;
     },
 
-    countActivity(workspaceId: string, kind: ActivityKind, since: string): number {
-      const table = ACTIVITY_TABLES[kind] ?? unreachable(kind as never);
+    countActivity(workspaceId: string, kind: ActivityKind, window: ActivityWindow): number {
+      const { table, time, kind: commKind } = ACTIVITY_SOURCES[kind] ?? unreachable(kind as never);
       return c.get<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM ${table} WHERE workspace_id = ? AND deleted_at IS NULL AND created_at >= ?`, workspaceId, since,
+        `SELECT COUNT(*) AS n FROM ${table} WHERE workspace_id = ? AND deleted_at IS NULL AND ${time} >= ? AND ${time} <= ?${commKind ? ' AND kind = ?' : ''}`,
+        workspaceId, window.since, window.until, ...(commKind ? [commKind] : []),
       )!.n;
     },
   };

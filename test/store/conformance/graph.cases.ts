@@ -3,6 +3,7 @@ import { classifyContacts } from '../../../src/domain/graph/classify.ts';
 import { shortestPaths } from '../../../src/domain/graph/path.ts';
 import type { GraphEdge, GraphRecord } from '../../../src/domain/graph/types.ts';
 import { walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
+import type { NewComm } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, newRecord, type Harness } from './harness.ts';
 import { fixedGraph, link, type FixedGraph } from './graph-fixture.ts';
 import { actions, ev, timeline } from './work.ts';
@@ -120,6 +121,45 @@ export function graphCases(h: Harness): void {
         Dan: 'investor/weak/30 link:invested_in=1:15 links_other=2:10 tasks=1:5',
         // Dan's invested_in and Ben's supplies point at Globex: they make Dan and Ben, not Globex's people, investor and vendor.
         Fay: 'customer/warm/35 deals_won=1:20 link:partner_of=1:15',
+      });
+    });
+
+    it('counts emails, meetings and messages as interactions at their time, weighted by recency, and leaves out deleted ones and tickets', async () => {
+      const g = await fixedGraph(h);
+      const comm = async (kind: NewComm['kind'], at: string, recordIds: string[], deleted = false) => {
+        const made = await h.store.createComm(g.ws.id, {
+          kind, status: 'stored', tag: kind === 'message' ? 'internal' : null, thread_id: null, at, data: {}, record_ids: recordIds, next_attempt_at: null, created_by: null,
+        }, []);
+        if (deleted) await h.store.updateComm(g.ws.id, kind, made.id, { deleted_at: at });
+      };
+      await comm('email', '2030-02-20T00:00:00.000Z', [g.id.Ben]);
+      await comm('email', '2029-12-01T00:00:00.000Z', [g.id.Ben]);
+      await comm('meeting', '2030-03-05T00:00:00.000Z', [g.id.Ben]);
+      await comm('message', '2028-01-01T00:00:00.000Z', [g.id.Ben]);
+      // One meeting with two attendees' records counts for both of them.
+      await comm('meeting', '2030-01-15T00:00:00.000Z', [g.id.Dan, g.id.Fay]);
+      await comm('email', '2030-02-27T00:00:00.000Z', [g.id.Fay], true);
+      await comm('ticket', '2030-02-27T00:00:00.000Z', [g.id.Fay]);
+
+      const found = await h.store.interactions(g.ws.id, [g.id.Dan, g.id.Fay]);
+      expect(found.map((i) => `${g.name(i.record_id)} ${i.kind} ${i.at}`).sort()).toEqual([
+        'Dan meetings 2030-01-15T00:00:00.000Z', 'Fay meetings 2030-01-15T00:00:00.000Z',
+      ]);
+
+      const clock = new Date('2030-03-01T00:00:00.000Z');
+      const contacts = ['Ben', 'Dan', 'Fay'] as const;
+      const scored = await classifyContacts(h.store, g.ws.id, contacts.map((n) => g.id[n]), clock);
+      const summary = Object.fromEntries(contacts.map((n) => {
+        const s = scored.get(g.id[n])!;
+        return [n, `${s.category}/${s.strength}/${s.score} ${s.reasons.map((r) => `${r.signal}=${r.value}:${r.contribution}${r.detail ? ` (${r.detail})` : ''}`).join(' ')}`];
+      }));
+      expect(summary).toEqual({
+        // Emails 9 days (weight 1) and 90 days old (0.5): 1.5 × 6; a meeting still to come counts fully; a message over a year old 0.1 × 4.
+        Ben: 'partner/warm/59 deals_open=1:10 link:partner_of=2:30 emails=2:9 (latest 2030-02-20T00:00:00.000Z)'
+          + ' meetings=1:10 (latest 2030-03-05T00:00:00.000Z) messages=1:0.4 (latest 2028-01-01T00:00:00.000Z)',
+        // The meeting 45 days ago weighs 0.5 × 10 for each of its two contacts; Fay's deleted email and the ticket do not count.
+        Dan: 'other/weak/15 links_other=2:10 meetings=1:5 (latest 2030-01-15T00:00:00.000Z)',
+        Fay: 'customer/warm/40 deals_won=1:20 link:partner_of=1:15 meetings=1:5 (latest 2030-01-15T00:00:00.000Z)',
       });
     });
 

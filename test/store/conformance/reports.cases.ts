@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/domain/ids.ts';
-import type { NewReport } from '../../../src/domain/store/port.ts';
+import type { NewComm, NewReport } from '../../../src/domain/store/port.ts';
 import type { AggregateRow } from '../../../src/domain/reports/types.ts';
 import { cmp, expectCrmError, freshWorkspace, newRecord, sleep, type Harness } from './harness.ts';
 import { ev, pipeline } from './work.ts';
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+const FAR = '2999-01-01T00:00:00.000Z';
 
 const BY_STAGE: NewReport = {
   name: 'Revenue by stage',
@@ -131,8 +134,34 @@ export function reportCases(h: Harness): void {
       await task('done', past);
       expect(await h.store.countOpenTasks(ws.id, new Date().toISOString())).toEqual({ open: 3, overdue: 1 });
       await h.store.createNote(ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [], created_by: null }, []);
-      expect(await h.store.countActivity(ws.id, 'notes', past)).toBe(1);
-      expect(await h.store.countActivity(ws.id, 'notes', future)).toBe(0);
+      expect(await h.store.countActivity(ws.id, 'notes', { since: past, until: future })).toBe(1);
+      expect(await h.store.countActivity(ws.id, 'notes', { since: future, until: FAR })).toBe(0);
+      expect(await h.store.countActivity(ws.id, 'notes', { since: EPOCH, until: past })).toBe(0);
+    });
+
+    it('counts live emails, meetings and messages of the workspace by when they happened, both ends of the window included', async () => {
+      const ws = await freshWorkspace(h);
+      const other = await freshWorkspace(h);
+      const day = (d: number) => `2030-01-${String(d).padStart(2, '0')}T00:00:00.000Z`;
+      const put = (workspaceId: string, kind: NewComm['kind'], at: string) => h.store.createComm(workspaceId, {
+        kind, status: 'stored', tag: kind === 'message' ? 'internal' : null, thread_id: null, at, data: {}, record_ids: [], next_attempt_at: null, created_by: null,
+      }, []);
+      await put(ws.id, 'email', day(1));
+      await put(ws.id, 'email', day(10));
+      await put(ws.id, 'email', day(20));
+      const gone = await put(ws.id, 'email', day(15));
+      await h.store.updateComm(ws.id, 'email', gone.id, { deleted_at: day(16) });
+      await put(ws.id, 'meeting', day(10));
+      await put(ws.id, 'meeting', day(25));
+      await put(ws.id, 'message', day(12));
+      await put(ws.id, 'ticket', day(12));
+      await put(other.id, 'email', day(12));
+      const window = { since: day(10), until: day(20) };
+      const counts = async (workspaceId: string) => Object.fromEntries(await Promise.all(
+        (['notes', 'emails', 'meetings', 'messages'] as const).map(async (kind) => [kind, await h.store.countActivity(workspaceId, kind, window)]),
+      ));
+      expect(await counts(ws.id)).toEqual({ notes: 0, emails: 2, meetings: 1, messages: 1 });
+      expect(await counts(other.id)).toEqual({ notes: 0, emails: 1, meetings: 0, messages: 0 });
     });
   });
 }

@@ -72,13 +72,16 @@ MATCH (r:Record {id: id, workspace_id: $workspace_id})
 WHERE r.deleted_at IS NULL
 RETURN ${GRAPH_RECORD('r')} AS record`);
 
-/** Live notes (at created_at) and tasks (at updated_at) attached to the records. */
-export const INTERACTIONS = statement('interactions', ['workspace_id', 'ids'], `
+/**
+ * Live notes (at created_at), tasks (at updated_at) and comms (at `at`) attached to the records;
+ * `$comm_kinds` maps the comm kinds that are interactions to their interaction kind (COMM_INTERACTIONS).
+ */
+export const INTERACTIONS = statement('interactions', ['workspace_id', 'ids', 'comm_kinds'], `
 UNWIND $ids AS id
 MATCH (r:Record {id: id, workspace_id: $workspace_id})<-[:ABOUT]-(t)
-WHERE (t:Note OR t:Task) AND t.deleted_at IS NULL
-RETURN r.id AS record_id, CASE WHEN t:Note THEN 'notes' ELSE 'tasks' END AS kind,
-       CASE WHEN t:Note THEN t.created_at ELSE t.updated_at END AS at`);
+WHERE (t:Note OR t:Task OR (t:Comm AND $comm_kinds[t.kind] IS NOT NULL)) AND t.deleted_at IS NULL
+RETURN r.id AS record_id, CASE WHEN t:Note THEN 'notes' WHEN t:Task THEN 'tasks' ELSE $comm_kinds[t.kind] END AS kind,
+       CASE WHEN t:Note THEN t.created_at WHEN t:Task THEN t.updated_at ELSE t.at END AS at`);
 
 export const RECORD_IDS_OF = statement('recordIdsOf', ['workspace_id', 'object_type_slug', 'after', 'limit'], `
 MATCH (r:Record {workspace_id: $workspace_id, object_type_slug: $object_type_slug})

@@ -39,10 +39,19 @@ MATCH (t:Task {workspace_id: $workspace_id})
 WHERE t.deleted_at IS NULL AND t.status <> 'done'
 RETURN count(t) AS open, count(CASE WHEN t.due_at IS NOT NULL AND t.due_at < $now THEN 1 END) AS overdue`);
 
-/** One count per kind of activity: live items created at or after `$since`. */
-export const COUNT_ACTIVITY: { readonly [K in ActivityKind]: Statement<'workspace_id' | 'since'> } = {
-  notes: statement('countRecentNotes', ['workspace_id', 'since'], `
+/** Live comms of one kind whose `at` (creation, or a meeting's start) is in `[$since, $until]`. */
+const recentComms = (name: string, kind: string) => statement(name, ['workspace_id', 'since', 'until'], `
+MATCH (t:Comm {workspace_id: $workspace_id, kind: '${kind}'})
+WHERE t.deleted_at IS NULL AND t.at >= $since AND t.at <= $until
+RETURN count(t) AS n`);
+
+/** One count per kind of activity: live items that happened in `[$since, $until]`. */
+export const COUNT_ACTIVITY: { readonly [K in ActivityKind]: Statement<'workspace_id' | 'since' | 'until'> } = {
+  notes: statement('countRecentNotes', ['workspace_id', 'since', 'until'], `
 MATCH (t:Note {workspace_id: $workspace_id})
-WHERE t.deleted_at IS NULL AND t.created_at >= $since
+WHERE t.deleted_at IS NULL AND t.created_at >= $since AND t.created_at <= $until
 RETURN count(t) AS n`),
+  emails: recentComms('countRecentEmails', 'email'),
+  meetings: recentComms('countRecentMeetings', 'meeting'),
+  messages: recentComms('countRecentMessages', 'message'),
 };
