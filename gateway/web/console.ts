@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { GatewayDeps } from '../state.ts';
 import { checkHostAndOrigin } from '../transports/host-origin.ts';
 import { edge } from '../transports/rest.ts';
-import { pageHeaders, sendFile } from './static.ts';
+import { PACKAGE_ROOT, pageHeaders, sendFile } from './static.ts';
 
 /** The console's build (`npm run build:console`), committed so the package serves it as it is. */
-const DIST = fileURLToPath(new URL('../../console/dist', import.meta.url));
+const DIST = join(PACKAGE_ROOT, 'console', 'dist');
 
 /**
  * `/console`: the web console, a static single-page app that calls the API with the key the

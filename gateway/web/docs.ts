@@ -1,14 +1,13 @@
 import type Router from '@koa/router';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { edge } from '../transports/rest.ts';
-import { pageHeaders, sendFile } from './static.ts';
+import { PACKAGE_ROOT, pageHeaders, sendFile } from './static.ts';
 
 /** Swagger UI's files, from the installed package: the reference never loads anything from a CDN. */
 const SWAGGER_ROOT = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const SWAGGER_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
-const HERE = dirname(fileURLToPath(import.meta.url));
+const INIT_DIR = join(PACKAGE_ROOT, 'gateway', 'web');
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>CRM tool service — API reference</title>
@@ -30,7 +29,7 @@ export function mountDocs(router: Router): void {
     ctx.body = PAGE;
   });
   router.get('/docs/init.js', edge('ops'), (ctx) => {
-    sendFile(ctx, HERE, 'docs-init.js', 'revalidate');
+    sendFile(ctx, INIT_DIR, 'docs-init.js', 'revalidate');
   });
   router.get('/docs/assets/:file', edge('ops'), (ctx) => {
     if (!SWAGGER_FILES.has(ctx.params.file!) || !sendFile(ctx, SWAGGER_ROOT, ctx.params.file!, 'revalidate')) {

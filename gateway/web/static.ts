@@ -1,6 +1,22 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
+
+/**
+ * The package's root directory (where its package.json is), found by walking up from this file,
+ * so the pages' files are found whether the gateway runs from its sources or from compiled output.
+ */
+export const PACKAGE_ROOT: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'crm-tool-service') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the crm-tool-service package root above gateway/web');
+    dir = up;
+  }
+})();
 
 /**
  * The browser pages' Content-Security-Policy: everything comes from this server (no CDN), and

@@ -131,6 +131,10 @@ describe('the browser pages', () => {
     const text = await row.textContent();
     expect(text).toContain('owner@e2e.test');
     expect(text).toContain('rest');
+    // The seeded workspace has more changes than one page: older ones come on demand.
+    expect(await page.locator('#timeline tbody tr').count()).toBe(50);
+    await page.click('#timeline-more');
+    await page.waitForFunction(() => document.querySelectorAll('#timeline tbody tr').length > 50);
     await done('timeline');
   });
 
