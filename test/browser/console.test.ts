@@ -65,6 +65,24 @@ describe('the browser pages', () => {
     await done('settings-key-revoked');
   });
 
+  it('lets an Owner add a member, change their role and set the plan', async () => {
+    await open();
+    await signIn(page, h.url, h.ws.owner.key);
+    await page.fill('input[name="email"]', 'new.hire@e2e.test');
+    await page.click('#members button[type="submit"]');
+    const row = 'tr[data-member="new.hire@e2e.test"]';
+    await page.waitForSelector(row);
+    await page.selectOption(`${row} select`, 'admin');
+    await page.click(`${row} button`);
+    const roleOf = async () => (await h.server.store.listUsers(h.ws.id)).find((u) => u.email === 'new.hire@e2e.test')?.role;
+    await expect.poll(roleOf).toBe('admin');
+    await page.fill('input[name="plan"]', 'team');
+    await page.click('#plan button[type="submit"]');
+    await page.waitForSelector('[data-field="plan"] >> text=team');
+    expect(await callTool(h, 'rest', h.ws.owner.key, 'billing.get', {})).toMatchObject({ ok: true, result: { plan: 'team' } });
+    await done('settings-members-plan');
+  });
+
   it('shows a Member the settings refused, with the reason', async () => {
     await open();
     await signIn(page, h.url, h.ws.member.key);
