@@ -10,6 +10,8 @@ import { mountGraphQL } from './transports/graphql.ts';
 import { mountMcp, rpcError } from './transports/mcp.ts';
 import { mountOps, type ReadinessCheck } from './transports/ops.ts';
 import { mountRest } from './transports/rest.ts';
+import { mountConsole } from './web/console.ts';
+import { mountDocs } from './web/docs.ts';
 
 export interface AppOptions {
   /** Runs after authentication, before the tool: the rate limiter plugs in here. */
@@ -41,6 +43,8 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
     { name: 'store', check: () => deps.store.health() },
     ...(options.readiness ?? []),
   ], options.metrics ?? (() => ''));
+  mountDocs(router);
+  mountConsole(router, deps);
   app.use(router.routes());
   app.use(async (ctx) => {
     ctx.status = 404;

@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../src/domain/errors.ts';
 import { listTools, toolSchemas } from './tools/index.ts';
-import { toolManual } from './tools/manual.ts';
+import { examplesIn, toolManual } from './tools/manual.ts';
+import { apiGuide } from './openapi-guide.ts';
 
 const ERROR_RESPONSES: Record<string, string> = {
   400: 'validation_error: a parameter is invalid; `details.param` names it',
@@ -25,6 +26,8 @@ export function buildOpenApi(): Record<string, unknown> {
   for (const tool of [...listTools()].sort((a, b) => a.name.localeCompare(b.name))) {
     const [category, action] = tool.name.split('.') as [string, string];
     const { inputSchema, outputSchema } = toolSchemas(tool);
+    const manual = toolManual(tool);
+    const example = examplesIn(manual).find((e) => e !== undefined);
     const errors = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, description]) => [
       status, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     ]));
@@ -32,11 +35,11 @@ export function buildOpenApi(): Record<string, unknown> {
       post: {
         operationId: tool.name.replace('.', '_'),
         summary: tool.title,
-        description: toolManual(tool),
+        description: manual,
         tags: [category],
         'x-scope': tool.scope,
         'x-annotations': tool.annotations,
-        requestBody: { required: true, content: { 'application/json': { schema: strip(inputSchema) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: strip(inputSchema), ...(example ? { example } : {}) } } },
         responses: {
           200: { description: 'The tool result.', content: { 'application/json': { schema: strip(outputSchema) } } },
           ...errors,
@@ -49,7 +52,7 @@ export function buildOpenApi(): Record<string, unknown> {
     info: {
       title: 'CRM tool service — per-tool REST',
       version: '1.0.0',
-      description: 'Every tool is POST {base_url}/<category>/<action> with its parameters as the JSON body. The same tools are served by the REST bridge and MCP.',
+      description: apiGuide(),
     },
     servers: [{ url: '{base_url}', description: 'Production server', variables: { base_url: { default: 'http://localhost:8080/v1' } } }],
     security: [{ bearer: [] }],

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { CrmError, isCrmError } from '../../src/domain/errors.ts';
 import { createContext, type GraphQLContext } from '../../src/graphql/context.ts';
@@ -26,10 +27,12 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     landingPage: false,
     plugins: graphqlLimitPlugins(),
     logging: false,
+    // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
+    renderGraphiQL,
     graphiql: { title: 'CRM GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <API_KEY>' }) },
     context: ({ principal }) => {
       if (!principal) throw new CrmError('unauthorized', 'missing API key: send the header "Authorization: Bearer <API_KEY>"');
-      return createContext(deps.store, { ...principal, via: 'graphql', tool: null });
+      return createContext(deps.store, { ...principal, via: 'graphql', tool: null }, deps.config.keyPrefix);
     },
     maskedErrors: {
       maskError: (error) => {

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import { buildOpenApi } from '../openapi.ts';
 import type { GatewayDeps } from '../state.ts';
-import { listTools } from '../tools/index.ts';
 import { edge } from './rest.ts';
 
 export interface ReadinessCheck {
@@ -35,21 +34,4 @@ export function mountOps(router: Router, deps: GatewayDeps, checks: ReadinessChe
     ctx.type = 'application/json';
     ctx.body = openapi;
   });
-  router.get('/docs', edge('ops'), (ctx) => {
-    ctx.type = 'html';
-    ctx.body = docsPage(deps);
-  });
-}
-
-function escape(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
-
-function docsPage(deps: GatewayDeps): string {
-  const rows = listTools().map((t) =>
-    `<tr><td><code>${t.name}</code></td><td><code>POST ${deps.config.restPrefix}/${t.name.replace('.', '/')}</code></td><td>${escape(t.description)}</td></tr>`).join('\n');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>CRM tools</title></head>
-<body style="font-family:system-ui;max-width:70rem;margin:2rem auto">
-<h1>CRM tools</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. MCP: <code>POST ${deps.config.mcpPrefix}/</code> (tools/list).</p>
-<table cellpadding="6" border="1" style="border-collapse:collapse">${rows}</table></body></html>`;
 }

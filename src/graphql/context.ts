@@ -8,10 +8,12 @@ import type { Store } from '../domain/store/port.ts';
 export interface GraphQLContext {
   actor: Actor;
   services: Services;
+  /** The `<prefix>` of new API keys (KEY_PREFIX); only the settings mutations read it. */
+  keyPrefix: string;
 }
 
 /** One context per call: the call is counted here, below every transport, for billing.get's usage. */
-export function createContext(store: Store, actor: Actor): GraphQLContext {
+export function createContext(store: Store, actor: Actor, keyPrefix = 'crm'): GraphQLContext {
   countCall(store, actor.workspace_id, actor.via);
-  return { actor, services: createServices(store, actor) };
+  return { actor, services: createServices(store, actor), keyPrefix };
 }

@@ -12,6 +12,7 @@ import './types/analytics.ts';
 import './types/comms.ts';
 import './types/integrations.ts';
 import './types/graph.ts';
+import './types/settings.ts';
 
 /** The application API over the store. Built once per process. */
 export const schema: GraphQLSchema = builder.toSchema();

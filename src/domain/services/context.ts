@@ -16,6 +16,7 @@ import { ReportService } from './reports.ts';
 import { TaskService } from './tasks.ts';
 import { TimelineService } from './timeline.ts';
 import { ViewService } from './views.ts';
+import { WorkspaceSettingsService } from './workspace-settings.ts';
 
 /** The domain services for one call, bound to its actor. Built per request; cheap. */
 export interface Services {
@@ -35,6 +36,7 @@ export interface Services {
   billing: BillingService;
   graph: GraphService;
   classify: ClassifyService;
+  settings: WorkspaceSettingsService;
 }
 
 export function createServices(store: Store, actor: Actor): Services {
@@ -57,5 +59,6 @@ export function createServices(store: Store, actor: Actor): Services {
     billing: new BillingService(store, actor),
     graph: new GraphService(store, actor, objects, records),
     classify: new ClassifyService(store, actor, records),
+    settings: new WorkspaceSettingsService(store, actor),
   };
 }
