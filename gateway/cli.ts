@@ -5,7 +5,7 @@ import { addUser, createKey, createWorkspace, listKeys, parseRole, parseScopes, 
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, syncStderr } from './logger.ts';
 import { configureCommsFor } from './comms/configure.ts';
 
 const USAGE = `crm — the CRM tool service's command line (DESIGN.md §8). Every command takes --json.
@@ -72,9 +72,15 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
     if (running.bootstrapped) {
       process.stdout.write(`\nFirst start: created workspace ${running.bootstrapped.workspace_id} with an owner and this API key (shown once):\n\n  export CRM_API_KEY=${running.bootstrapped.key}\n\n`);
     }
+    // Drains (see startServer) and exits 0; a failure while closing the store exits 1.
     const stop = async (signal: string) => {
       process.stdout.write(`received ${signal}, shutting down\n`);
-      await running.close();
+      try {
+        await running.close();
+      } catch (err) {
+        process.stderr.write(`crm: shutdown failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
       process.exit(0);
     };
     process.once('SIGINT', () => void stop('SIGINT'));
@@ -211,7 +217,7 @@ export async function main(argv: string[]): Promise<number> {
       else process.stderr.write(`crm: ${err.code}: ${err.message}\n`);
       return 1;
     }
-    createLogger('error').error('crm failed', { error: (err as Error).stack ?? String(err) });
+    createLogger('error', syncStderr()).error('crm failed', { error: (err as Error).stack ?? String(err) });
     return 1;
   }
 }
