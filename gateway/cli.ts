@@ -67,11 +67,13 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
     const { startServer } = await import('./server.ts');
     const running = await startServer(config);
     const { url } = running;
-    process.stdout.write(`crm serving on ${url} (store: ${config.store}, data: ${config.store === 'sqlite' ? config.dataDir : config.neo4j?.uri})\n`);
-    process.stdout.write(`  per-tool REST  POST ${url}${config.restPrefix}/<category>/<action>\n  REST bridge    POST ${url}${config.mcpPrefix}/api/developers/mcp/call/\n  MCP            POST ${url}${config.mcpPrefix}/\n  GraphQL        POST ${url}/graphql\n`);
+    // One write, so a supervisor reading the pipe sees the banner and the first key together.
+    let banner = `crm serving on ${url} (store: ${config.store}, data: ${config.store === 'sqlite' ? config.dataDir : config.neo4j?.uri})\n`;
+    banner += `  per-tool REST  POST ${url}${config.restPrefix}/<category>/<action>\n  REST bridge    POST ${url}${config.mcpPrefix}/api/developers/mcp/call/\n  MCP            POST ${url}${config.mcpPrefix}/\n  GraphQL        POST ${url}/graphql\n`;
     if (running.bootstrapped) {
-      process.stdout.write(`\nFirst start: created workspace ${running.bootstrapped.workspace_id} with an owner and this API key (shown once):\n\n  export CRM_API_KEY=${running.bootstrapped.key}\n\n`);
+      banner += `\nFirst start: created workspace ${running.bootstrapped.workspace_id} with an owner and this API key (shown once):\n\n  export CRM_API_KEY=${running.bootstrapped.key}\n\n`;
     }
+    process.stdout.write(banner);
     // Drains (see startServer) and exits 0; a failure while closing the store exits 1.
     const stop = async (signal: string) => {
       process.stdout.write(`received ${signal}, shutting down\n`);

@@ -25,6 +25,8 @@ export const REDACTED_PATHS = [
 
 /** A pino logger at LOG_LEVEL writing to `destination` (default: stderr, asynchronously). */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  // A silent logger opens no stream: test suites start hundreds of servers with LOG_LEVEL=silent.
+  if (level === 'silent' && !destination) return wrap(pino({ enabled: false }));
   const dest = destination ?? pino.destination({ dest: 2, sync: false, minLength: 0 });
   const base = pino({
     level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime,
