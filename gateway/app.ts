@@ -3,7 +3,7 @@ import Koa, { type Middleware } from 'koa';
 import { ERROR_TABLE, unreachable } from '../src/domain/errors.ts';
 import { authenticate } from './auth/principal.ts';
 import { asCrmError, shapeA, shapeB } from './errors.ts';
-import { metrics } from './metrics.ts';
+import { observe, refuseWhileDraining } from './observe.ts';
 import type { Edge, GatewayDeps, GatewayState } from './state.ts';
 import { mountBridge } from './transports/bridge.ts';
 import { mountGraphQL } from './transports/graphql.ts';
@@ -17,7 +17,9 @@ export interface AppOptions {
   /** Runs after authentication, before the tool: the rate limiter plugs in here. */
   meter?: Middleware<GatewayState>;
   readiness?: ReadinessCheck[];
-  metrics?: () => string;
+  metrics?: () => string | Promise<string>;
+  /** True once shutdown has begun: new requests are refused with 503. */
+  draining?: () => boolean;
 }
 
 /** The Koa gateway: one error renderer, one authenticator, four edges (REST, bridge, MCP, GraphQL). */
@@ -25,8 +27,10 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
   const app = new Koa<GatewayState>();
   app.proxy = false;
   app.silent = true;
-  app.use(countRequests);
+  const draining = options.draining ?? (() => false);
+  app.use(observe(deps.logger, draining));
   app.use(renderErrors(deps));
+  app.use(refuseWhileDraining(draining));
 
   const authenticateMw: Middleware<GatewayState> = async (ctx, next) => {
     ctx.state.principal = await authenticate(deps.store, ctx.get('Authorization') || undefined, deps.config.keyPrefix);
@@ -53,18 +57,6 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
   return app;
 }
 
-const requests = metrics.counter('crm_http_requests_total', 'HTTP requests answered, by edge and status.');
-
-const countRequests: Middleware<GatewayState> = async (ctx, next) => {
-  try {
-    await next();
-  } finally {
-    // Edges that answer through the raw response (MCP, GraphQL) leave ctx.status untouched.
-    const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
-    requests.inc({ edge: ctx.state.edge ?? 'none', status: String(status) });
-  }
-};
-
 /** Every failure is rendered here, once, in the shape of the edge that received it. */
 function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -72,6 +64,7 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
       await next();
     } catch (err) {
       const e = asCrmError(err, deps.logger);
+      ctx.state.call.code = e.code;
       if (ctx.respond === false || ctx.headerSent) return;
       ctx.status = ERROR_TABLE[e.code].status;
       // The rest of an oversized body is never read: close the connection rather than keep it.

@@ -34,7 +34,7 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (err: Error | null) => {
-      req.off('data', onData).off('end', onEnd).off('error', done);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
       if (err) {
         req.pause();
         reject(err);
@@ -48,8 +48,15 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
       else if (size > limit * DRAIN_FACTOR) done(tooLarge(limit));
     };
     const onEnd = () => done(size > limit || declared > limit ? tooLarge(limit) : null);
-    req.on('data', onData).on('end', onEnd).on('error', done);
+    // A client that goes away mid-body (or is cut off by REQUEST_TIMEOUT_MS) is not a server
+    // fault: its call ends as a validation error on `body` instead of an internal_error.
+    const onError = (err: NodeJS.ErrnoException) => done(err.code === 'ECONNRESET' || err.message === 'aborted' ? cutOff() : err);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+function cutOff(): CrmError {
+  return new CrmError('validation_error', 'the request body ended before its declared length (the client went away or was too slow)', { param: 'body', rule: 'incomplete' });
 }
 
 function tooLarge(limit: number): CrmError {

@@ -5,7 +5,7 @@ import { addUser, createKey, createWorkspace, listKeys, listUsers, parseRole, pa
 import { openStore } from '../src/store/index.ts';
 import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, syncStderr } from './logger.ts';
 import { serve } from './commands/serve.ts';
 import { storeHint } from './commands/store-label.ts';
 import { configureCommsFor } from './comms/configure.ts';
@@ -233,7 +233,7 @@ export async function main(argv: string[]): Promise<number> {
       else process.stderr.write(`crm: ${err.code}: ${err.message}\n${hint ? `crm: ${hint}\n` : ''}`);
       return 1;
     }
-    createLogger('error').error('crm failed', { error: (err as Error).stack ?? String(err) });
+    createLogger('error', syncStderr()).error('crm failed', { error: (err as Error).stack ?? String(err) });
     return 1;
   }
 }

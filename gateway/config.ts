@@ -29,6 +29,11 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1_048_576).default(1_048_576),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(2048),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
 });
 
 export interface Config {
@@ -53,6 +58,8 @@ export interface Config {
   comms: { pollMs: number; retryBaseMs: number; maxAttempts: number; allowPrivateNetworks: boolean; webhookTimeoutMs: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   bodyLimitBytes: number;
+  /** Slow-client and shutdown bounds (see README, configuration): 0 connections means no cap. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number; shutdownTimeoutMs: number };
   restPrefix: string;
   mcpPrefix: string;
 }
@@ -96,6 +103,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    http: {
+      // Node requires headersTimeout <= requestTimeout; a smaller request timeout pulls it down.
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS), requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS, maxConnections: e.MAX_CONNECTIONS, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
     restPrefix: '/v1',
     mcpPrefix: '/mcp',
   };

@@ -22,7 +22,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, builds the gateway and listens. `close` drains connections, then the store. */
+/**
+ * Opens the store, builds the gateway and listens. `close` drains: the listener closes at once
+ * (new connections are refused), requests still arriving on open connections get 503
+ * `unavailable` with `Connection: close`, calls in flight finish (cut after SHUTDOWN_TIMEOUT_MS),
+ * then the workers, the limiter and the store close.
+ */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await openStore(config);
   const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix, config.ownerEmail);
@@ -31,7 +36,9 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     redisUrl: config.redisUrl, limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs,
     logger: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg) },
   });
+  let draining = false;
   const app = createApp({ config, store, logger }, {
+    draining: () => draining,
     meter: rateLimitMiddleware(limiter, (ctx) => ctx.state.principal?.key_id ?? undefined),
     readiness: [{
       name: 'rate_limiter',
@@ -43,8 +50,16 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     }],
     metrics: () => metrics.render(),
   });
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  const server = createServer({
+    // A client trickling its headers or its body is cut off after these (408, connection closed),
+    // so it cannot hold a socket and its buffers for long; Node checks them every second.
+    headersTimeout: config.http.headersTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(config.http.headersTimeoutMs / 4))),
+  }, app.callback());
+  // Over the cap, Node closes a new connection at once without an answer; 0 means no cap.
+  if (config.http.maxConnections > 0) server.maxConnections = config.http.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -57,8 +72,16 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     url, store, server, limiter, bootstrapped, comms,
     close: () => {
       closing ??= (async () => {
+        draining = true;
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          const cut = setTimeout(() => {
+            logger.warn('shutdown: calls still running after the shutdown timeout were cut', { timeout_ms: config.http.shutdownTimeoutMs });
+            server.closeAllConnections();
+          }, config.http.shutdownTimeoutMs);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         await comms.stop();

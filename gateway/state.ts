@@ -9,6 +9,16 @@ export type Edge = 'rest' | 'bridge' | 'mcp' | 'graphql' | 'ops';
 export interface GatewayState {
   edge: Edge;
   principal?: Principal;
+  /** The call's id: the caller's sane `X-Request-Id`, else generated; echoed on every answer. */
+  requestId: string;
+  /** Filled by the transports for the access log and metrics; never holds parameters. */
+  call: CallInfo;
+}
+
+/** What one call was, for logs and metrics: the tool name and the outcome code. */
+export interface CallInfo {
+  tool?: string;
+  code?: string;
 }
 
 /** What the transports share; built once by app.ts. */

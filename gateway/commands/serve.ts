@@ -47,7 +47,11 @@ export async function serve(config: Config, ownerEmailFlag: string | undefined):
   const { startServer } = await import('../server.ts');
   const running = await startServer({ ...config, ownerEmail });
   const { url } = running;
-  const say = (text: string) => process.stdout.write(text);
+  // The banner goes out in one write, so a supervisor reading the pipe sees it and the first key together.
+  let banner = '';
+  const say = (text: string) => {
+    banner += text;
+  };
   say(`crm serving on ${url} (store: ${storeLabel(config)})\n`);
   say(`  per-tool REST  POST ${url}${config.restPrefix}/<category>/<action>\n  REST bridge    POST ${url}${config.mcpPrefix}/api/developers/mcp/call/\n  MCP            POST ${url}${config.mcpPrefix}/\n  GraphQL        POST ${url}/graphql\n`);
   const boot = running.bootstrapped;
@@ -59,9 +63,16 @@ export async function serve(config: Config, ownerEmailFlag: string | undefined):
     const ws = workspaces.length === 1 ? workspaces[0]!.id : '<workspace id>';
     say(`\nExisting data (${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}). Lost the key? Create another for the workspace's Owner with:\n\n  crm keys create --workspace ${ws} --name "new key"\n\n(from a checkout: npm run -s crm -- keys create --workspace ${ws} --name "new key"; crm users list --workspace ${ws} shows its users)\n`);
   }
+  process.stdout.write(banner);
+  // Drains (see startServer) and exits 0; a failure while closing the store exits 1.
   const stop = async (signal: string) => {
-    say(`received ${signal}, shutting down\n`);
-    await running.close();
+    process.stdout.write(`received ${signal}, shutting down\n`);
+    try {
+      await running.close();
+    } catch (err) {
+      process.stderr.write(`crm: shutdown failed: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

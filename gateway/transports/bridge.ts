@@ -18,6 +18,7 @@ export function mountBridge(router: Router, deps: GatewayDeps, authenticate: Mid
   router.post(paths, edge('bridge'), authenticate, async (ctx) => {
     const body = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
     const { tool, params } = parseEnvelope(body);
+    ctx.state.call.tool = tool;
     const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params);
     ctx.body = deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result;
   });

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Mcp
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { ERROR_TABLE } from '../../src/domain/errors.ts';
 import { asCrmError } from '../errors.ts';
-import type { GatewayDeps } from '../state.ts';
+import type { CallInfo, GatewayDeps } from '../state.ts';
 import { toolsForScopes } from '../tools/index.ts';
 import { findTool, invokeTool, type Principal } from '../tools/invoke.ts';
 import { mcpToolDescriptor } from './mcp-tools.ts';
@@ -30,12 +30,17 @@ export function principalOf(ctx: McpRequestContext): Principal {
   return principal;
 }
 
+/** Where the gateway collects what the call was (tool, outcome); a throwaway one if absent. */
+export function callOf(ctx: McpRequestContext): CallInfo {
+  return (ctx.authInfo?.extra?.call as CallInfo | undefined) ?? {};
+}
+
 /**
  * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
  * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
  * JSON-RPC errors with the plain message.
  */
-export function buildServer(deps: GatewayDeps, principal: Principal): Server {
+export function buildServer(deps: GatewayDeps, principal: Principal, call: CallInfo = {}): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
@@ -53,10 +58,12 @@ export function buildServer(deps: GatewayDeps, principal: Principal): Server {
 
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
+    call.tool = name;
     let descriptor;
     try {
       descriptor = mcpToolDescriptor(findTool(name));
     } catch (err) {
+      call.code = 'tool_not_found';
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
     }
     let result: CallToolResult;
@@ -65,6 +72,7 @@ export function buildServer(deps: GatewayDeps, principal: Principal): Server {
       result = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
       const e = asCrmError(err, deps.logger);
+      call.code = e.code;
       if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
       const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
       result = { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };

@@ -9,7 +9,7 @@ export interface ReadinessCheck {
 }
 
 /** Health, readiness, metrics and the published API description. */
-export function mountOps(router: Router, deps: GatewayDeps, checks: ReadinessCheck[], metrics: () => string): void {
+export function mountOps(router: Router, deps: GatewayDeps, checks: ReadinessCheck[], metrics: () => string | Promise<string>): void {
   router.get('/healthz', edge('ops'), (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -25,9 +25,9 @@ export function mountOps(router: Router, deps: GatewayDeps, checks: ReadinessChe
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results.map(({ name, ...r }) => [name, r])) };
   });
-  router.get('/metrics', edge('ops'), (ctx) => {
+  router.get('/metrics', edge('ops'), async (ctx) => {
     ctx.type = 'text/plain; version=0.0.4';
-    ctx.body = metrics();
+    ctx.body = await metrics();
   });
   const openapi = JSON.stringify(buildOpenApi(), null, 2);
   router.get('/openapi.json', edge('ops'), (ctx) => {

@@ -8,8 +8,9 @@ import { invokeTool } from '../tools/invoke.ts';
 export function mountRest(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const path = `${deps.config.restPrefix}/:category/:action`;
   router.post(path, edge('rest'), authenticate, async (ctx) => {
-    const params = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
     const name = `${ctx.params.category}.${ctx.params.action}`;
+    ctx.state.call.tool = name;
+    const params = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
     ctx.body = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params);
   });
   router.all(path, edge('rest'), onlyPost);

@@ -6,6 +6,7 @@ import { addUser, createKey, createWorkspace } from '../../src/domain/services/s
 import type { Role, Scope } from '../../src/domain/types.ts';
 import { loadConfig, type Config } from '../../gateway/config.ts';
 import { startServer, type RunningServer } from '../../gateway/server.ts';
+import type { Logger } from '../../gateway/logger.ts';
 
 /** A running gateway on a fresh embedded store in a temp directory, listening on a free port. */
 export interface Harness {
@@ -35,10 +36,10 @@ export interface Workspace {
   recordsOnly: string;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, logger?: Logger): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'crm-e2e-'));
   const config = loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', ...env });
-  const server = await startServer(config);
+  const server = await startServer(config, logger);
   const store = server.store;
   const prefix = config.keyPrefix;
 
@@ -90,8 +91,8 @@ let rpcId = 1;
  * Calls a tool over one call style and normalises the answer, so one table of expectations can
  * run over all three styles. MCP tool failures map to the code's HTTP status.
  */
-export async function callTool(h: Harness, style: Style, key: string | null, tool: string, params: unknown): Promise<Outcome> {
-  const auth: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
+export async function callTool(h: Harness, style: Style, key: string | null, tool: string, params: unknown, extraHeaders: Record<string, string> = {}): Promise<Outcome> {
+  const auth: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...extraHeaders };
   if (style === 'rest') {
     const [category, action] = tool.split('.');
     const res = await fetch(`${h.url}/v1/${category}/${action}`, {

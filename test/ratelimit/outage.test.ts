@@ -50,7 +50,7 @@ describe.skipIf(!redisServerAvailable())('the limiter on a Redis that fails', ()
       expect(await admin.zcard(KEY_PREFIX + key)).toBe(4);
       expect(limiter.status().healthy).toBe(true);
       expect(logger.warns).toEqual([]);
-      expect(metrics.counter(ERRORS, '').get()).toBe(0);
+      expect(await metrics.value(ERRORS)).toBe(0);
     } finally {
       admin.disconnect();
     }
@@ -74,16 +74,16 @@ describe.skipIf(!redisServerAvailable())('the limiter on a Redis that fails', ()
     const status = limiter.status();
     expect(status.healthy).toBe(false);
     expect(Date.parse(status.degraded_since ?? '')).toBeGreaterThan(Date.now() - 10_000);
-    expect(metrics.gauge(DEGRADED, '').get()).toBe(1);
-    expect(metrics.counter(ERRORS, '').get()).toBe(10);
+    expect(await metrics.value(DEGRADED)).toBe(1);
+    expect(await metrics.value(ERRORS)).toBe(10);
     expect(logger.warns).toHaveLength(1);
     expect(logger.warns[0]).toMatch(/^rate limiter: Redis unavailable .*in-process/);
-    expect(metrics.render()).toContain(`${DEGRADED} 1\n`);
+    expect(await metrics.render()).toContain(`${DEGRADED} 1\n`);
 
     await server.restart();
     await waitFor('the limiter to return to Redis', () => limiter.status().healthy);
     expect(limiter.status()).toEqual({ backend: 'redis', healthy: true });
-    expect(metrics.gauge(DEGRADED, '').get()).toBe(0);
+    expect(await metrics.value(DEGRADED)).toBe(0);
     expect(logger.infos).toEqual([expect.stringMatching(/^rate limiter: Redis is back after \d+\.\d s/)]);
 
     // Shared again: the restarted (empty) server sees both limiters' calls on one log.
