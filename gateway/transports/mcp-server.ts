@@ -30,12 +30,18 @@ export function principalOf(ctx: McpRequestContext): Principal {
   return principal;
 }
 
+/** The request's Idempotency-Key header, carried beside the principal. */
+export function idempotencyKeyOf(ctx: McpRequestContext): string | undefined {
+  const key = ctx.authInfo?.extra?.idempotencyKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
 /**
  * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
  * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
  * JSON-RPC errors with the plain message.
  */
-export function buildServer(deps: GatewayDeps, principal: Principal): Server {
+export function buildServer(deps: GatewayDeps, principal: Principal, idempotencyKey?: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
@@ -61,7 +67,7 @@ export function buildServer(deps: GatewayDeps, principal: Principal): Server {
     }
     let result: CallToolResult;
     try {
-      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {})) as Record<string, unknown>;
+      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {}, { idempotencyKey })) as Record<string, unknown>;
       result = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
       const e = asCrmError(err, deps.logger);

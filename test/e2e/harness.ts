@@ -90,8 +90,10 @@ let rpcId = 1;
  * Calls a tool over one call style and normalises the answer, so one table of expectations can
  * run over all three styles (STYLE.md §11). MCP tool failures map to the code's HTTP status.
  */
-export async function callTool(h: Harness, style: Style, key: string | null, tool: string, params: unknown): Promise<Outcome> {
-  const auth: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
+export async function callTool(
+  h: Harness, style: Style, key: string | null, tool: string, params: unknown, headers: Record<string, string> = {},
+): Promise<Outcome> {
+  const auth: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers };
   if (style === 'rest') {
     const [category, action] = tool.split('.');
     const res = await fetch(`${h.url}/v1/${category}/${action}`, {

@@ -2,6 +2,7 @@ import type { FilterNode, SortSpec } from '../filter-ast.ts';
 import type { CommsStore } from './port-comms.ts';
 import type { DumpStore } from './port-dump.ts';
 import type { GraphStore } from './port-graph.ts';
+import type { IdempotencyStore } from './port-idempotency.ts';
 import type { NewEvent, WorkStore } from './port-work.ts';
 import type { ReportStore } from './port-reports.ts';
 import type {
@@ -22,7 +23,7 @@ import type {
  * - Mutators take the timeline events of the change (`events`) and write them in the same
  *   transaction as the change; a failed change writes no event (port-work.ts has the timeline).
  */
-export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore {
+export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore, IdempotencyStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   /** Creates or migrates the schema; idempotent. */
@@ -210,3 +211,4 @@ export type * from './port-work.ts';
 export type * from './port-reports.ts';
 export type * from './port-comms.ts';
 export type * from './port-graph.ts';
+export type * from './port-idempotency.ts';
