@@ -83,6 +83,14 @@ export type Outcome =
   | { ok: true; status: number; result: any; headers: Headers }
   | { ok: false; status: number; code: string; message: string; details?: any; rpc?: number; headers: Headers };
 
+/**
+ * JSON text of a value; a string `@@raw-number:<literal>@@` becomes that number literal, so tests
+ * can send numbers JavaScript cannot hold (1e400) the way a hostile client would.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value).replace(/"@@raw-number:([-+0-9.eE]+)@@"/g, '$1');
+}
+
 const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 let rpcId = 1;
 
@@ -97,7 +105,7 @@ export async function callTool(
   if (style === 'rest') {
     const [category, action] = tool.split('.');
     const res = await fetch(`${h.url}/v1/${category}/${action}`, {
-      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: toJson(params),
     });
     const body = await res.json();
     return res.ok
@@ -106,7 +114,7 @@ export async function callTool(
   }
   if (style === 'bridge') {
     const res = await fetch(`${h.url}/mcp/api/developers/mcp/call/`, {
-      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ tool, params }),
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: toJson({ tool, params }),
     });
     const body = await res.json();
     if (h.config.bridgeShape === 'plain') {
@@ -120,7 +128,7 @@ export async function callTool(
   }
   const res = await fetch(`${h.url}/mcp/`, {
     method: 'POST', headers: { ...auth, ...MCP_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name: tool, arguments: params } }),
+    body: toJson({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name: tool, arguments: params } }),
   });
   const body = await res.json();
   if (!res.ok) return { ok: false, status: res.status, code: body.error?.data?.code, message: body.error?.message, rpc: body.error?.code, headers: res.headers };

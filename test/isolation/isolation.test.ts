@@ -15,7 +15,8 @@ let a: Made;
 let b: Made;
 let before: string;
 beforeAll(async () => {
-  h = await startHarness({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SECRETS_KEY: '0'.repeat(64) });
+  // A short poll so the webhook worker catches up with the populating writes before the first export.
+  h = await startHarness({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SECRETS_KEY: '0'.repeat(64), COMMS_POLL_MS: '50' });
   a = await populate(h, h.ws, 'WSA');
   b = await populate(h, h.other, 'WSB');
   before = await settled(h.other.id);
@@ -113,5 +114,28 @@ describe('the isolation table', () => {
     const missing = listTools().map((t) => t.name).filter((n) => !covered.has(n));
     // Tools without any id or workspace data to show: they create or describe only.
     expect(missing.sort()).toEqual(['integrations.connect', 'objects.create', 'support.create_ticket'].sort());
+  });
+});
+
+describe('the same table on the caller\'s own ids', () => {
+  it('answers a well-shaped call of every tool, so the boundary test is not passing on refusals alone', async () => {
+    const answered = new Set(['objects.create', 'integrations.connect', 'support.create_ticket']); // made by populate()
+    const failed: string[] = [];
+    // Removals last, so the reads and updates still find what they name; an empty object type to delete.
+    const last = (tool: string) => (/\.delete$/.test(tool) ? 2 : /\.(remove_entry|disconnect|unlink)$/.test(tool) ? 1 : 0);
+    const deal = await callTool(h, 'rest', h.ws.owner.key, 'records.create', { object_type_slug: 'deals', data: { name: 'Unlisted deal' } });
+    const calls: Array<readonly [string, Record<string, unknown>, ...unknown[]]> = [...ownCalls(a), ...foreignCalls(a, a),
+      ['lists.bulk_add_entry', { list_id: a.list_id, entries: [{ record_id: deal.ok ? deal.result.record_id : '' }] }],
+      ['objects.create', { slug: 'empty_type', name: 'Empty', fields: [{ slug: 'name', name: 'Name', type: 'text' }] }],
+      ['objects.delete', { slug: 'empty_type' }]];
+    calls.sort(([x], [y]) => last(x) - last(y));
+    for (const [tool, params] of calls) {
+      const out = await callTool(h, 'rest', h.ws.owner.key, tool, params);
+      if (out.ok) answered.add(tool);
+      else failed.push(`${tool} ${out.code}`);
+    }
+    const never = listTools().map((t) => t.name).filter((n) => !answered.has(n));
+    expect(never, failed.join('\n')).toEqual([]);
+    expect(await exported(h, h.other.id)).toBe(before);
   });
 });

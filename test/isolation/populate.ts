@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { flushUsage } from '../../src/domain/comms/usage.ts';
 import { exportWorkspace } from '../../src/store/transfer.ts';
 import { callTool, type Harness, type Workspace } from '../e2e/harness.ts';
 
@@ -64,8 +65,9 @@ export async function populate(h: Harness, ws: Workspace, marker: string): Promi
   };
 }
 
-/** The workspace's full export (`crm export`), as text. */
+/** The workspace's full export (`crm export`), as text, with the in-memory usage tally written first. */
 export async function exported(h: Harness, workspaceId: string): Promise<string> {
+  await flushUsage(h.server.store);
   const chunks: string[] = [];
   const sink = new Writable({ write(chunk, _enc, done) { chunks.push(String(chunk)); done(); } });
   await exportWorkspace(h.server.store, workspaceId, sink);
