@@ -12,6 +12,8 @@ const STALE_AFTER_MS = 2 * 60 * 1000;
 const WAIT_MS = 30_000;
 const POLL_MS = 20;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+/** Refusals about the caller's standing, not the request: once a plan or role changes, the retry should run. */
+const ABOUT_THE_CALLER: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['permission_denied', 'subscription_required', 'rate_limited', 'unauthorized']);
 
 type Outcome = { ok: true; result: unknown } | { ok: false; code: ErrorCode; message: string; details?: unknown };
 
@@ -45,8 +47,9 @@ export function checkIdempotencyKey(value: string): string {
 
 /**
  * Runs `call` at most once per (API key id, idempotency key) within 24 h. The store claim decides
- * who runs it, so duplicates on other replicas wait too. A refusal (4xx) is an answer and is kept;
- * a 5xx releases the claim so a retry runs again.
+ * who runs it, so duplicates on other replicas wait too. A refusal of the request (4xx) is an
+ * answer and is kept; a 5xx, or a refusal about the caller's role or plan, releases the claim so a
+ * retry runs again.
  */
 export async function once(
   store: Store, scope: { keyId: string; key: string; tool: string; params: unknown }, call: () => Promise<unknown>,
@@ -73,7 +76,7 @@ export async function once(
   try {
     outcome = { ok: true, result: await call() };
   } catch (err) {
-    if (!(err instanceof CrmError) || err.status >= 500) {
+    if (!(err instanceof CrmError) || err.status >= 500 || ABOUT_THE_CALLER.has(err.code)) {
       await store.releaseIdempotencyKey(scope.keyId, scope.key).catch(() => undefined);
       throw err;
     }

@@ -74,6 +74,14 @@ describe.each(STYLES)('idempotency keys over %s', (style: Style) => {
     expect(a.ok && b.ok && a.result.record_id !== b.result.record_id).toBe(true);
   });
 
+  it('does not keep a refusal about the caller\'s role, so the key stays free for a retry', async () => {
+    const idem = randomUUID();
+    const first = await call('objects.create', { slug: `m_${idem.slice(0, 8)}`, name: 'M', fields: [{ slug: 'name', name: 'Name', type: 'text' }] }, idem, h.ws.member.key);
+    expect(first).toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
+    const other = await call('objects.create', { slug: `n_${idem.slice(0, 8)}`, name: 'N', fields: [{ slug: 'name', name: 'Name', type: 'text' }] }, idem, h.ws.member.key);
+    expect(other).toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
+  });
+
   it('ignores the key on a read, and refuses a malformed key naming the header', async () => {
     const idem = randomUUID();
     expect(await call('objects.list', {}, idem)).toMatchObject({ ok: true });
