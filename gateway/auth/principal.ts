@@ -1,4 +1,4 @@
-import { hashKey, KEY_PATTERN, sameHash } from '../../src/domain/api-keys.ts';
+import { hashKey, inspectKey, sameHash } from '../../src/domain/api-keys.ts';
 import { CrmError } from '../../src/domain/errors.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Principal } from '../tools/invoke.ts';
@@ -20,8 +20,10 @@ export async function authenticate(store: Store, header: string | undefined, pre
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('the Authorization header must be "Bearer <API_KEY>"');
   const key = match[1]!;
-  const shape = KEY_PATTERN.exec(key);
-  if (!shape || shape[1] !== prefix) throw unauthorized(`malformed API key: expected "${prefix}_live_<random>"`);
+  // Shape and checksum first: a mistyped key is refused without touching the store.
+  const shape = inspectKey(key);
+  if (!shape.ok && shape.reason === 'checksum') throw unauthorized('invalid API key: its checksum does not match (mistyped or truncated?)');
+  if (!shape.ok || shape.prefix !== prefix) throw unauthorized(`malformed API key: expected "${prefix}_live_<random>"`);
   const hash = hashKey(key);
   const holder = await store.findKeyHolder(hash);
   if (!holder || !sameHash(holder.key.hash, hash)) throw unauthorized('invalid API key');

@@ -7,6 +7,7 @@ import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { guardParams } from './guard.ts';
+import { checkIdempotencyKey, once } from './idempotency.ts';
 import { CATALOG, type ToolDefinition } from './index.ts';
 import { zodToCrmError } from './zod-errors.ts';
 
@@ -32,14 +33,29 @@ export function findTool(name: unknown): ToolDefinition {
  * The one entry point every call style uses: check the bounds every tool shares
  * (string and key lengths, prototype keys, nesting), validate the parameters with the tool's zod
  * schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
- * and trial are enforced inside the GraphQL layer, never here.
+ * and trial are enforced inside the GraphQL layer, never here. A write with an idempotency key
+ * runs at most once per key (idempotency.ts), for every call style alike.
  */
-export async function invokeTool(store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown): Promise<unknown> {
+export async function invokeTool(
+  store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown, options: InvokeOptions = {},
+): Promise<unknown> {
   const tool = findTool(name);
+  const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
   guardParams(params, tool.name);
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
-  const context = createContext(store, { ...principal, via, tool: tool.name });
-  const data = await runOperation(tool.operation.document, tool.operation.variables(parsed.data), context);
-  return tool.operation.result(data);
+  const run = async () => {
+    const context = createContext(store, { ...principal, via, tool: tool.name });
+    const data = await runOperation(tool.operation.document, tool.operation.variables(parsed.data), context);
+    return tool.operation.result(data);
+  };
+  // Reads are idempotent already; a key without an API key id (never over HTTP) has no scope to live in.
+  if (idempotencyKey === undefined || tool.annotations.readOnlyHint || !principal.key_id) return run();
+  return once(store, { keyId: principal.key_id, key: idempotencyKey, tool: tool.name, params: parsed.data }, run);
+}
+
+/** Per-request options every call style passes the same way. */
+export interface InvokeOptions {
+  /** The `Idempotency-Key` header, when the request carried one. */
+  idempotencyKey?: string;
 }

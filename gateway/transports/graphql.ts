@@ -9,6 +9,7 @@ import { schema } from '../../src/graphql/schema.ts';
 import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { readBodyBytes } from '../body.ts';
+import { guardParams } from '../tools/guard.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { edge } from './rest.ts';
 
@@ -47,6 +48,11 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
         // to application/json clients, as the GraphQL-over-HTTP spec allows).
         if (isBoundError(error)) return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400 } } });
         if (error instanceof GraphQLError && !error.originalError) return error;
+        // A variable that fails its scalar's coercion (an Int past 32 bits, a string for a number)
+        // arrives wrapped around the scalar's own GraphQLError: the caller's input, not our fault.
+        if (error instanceof GraphQLError && original instanceof GraphQLError && !error.path) {
+          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'validation_error', details: { param: 'variables' }, http: { status: 400 } } });
+        }
         deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
         return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
       },
@@ -59,6 +65,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (ctx.method === 'POST') {
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
+      guardVariables(bytes);
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
@@ -73,4 +80,20 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     return next();
   }, authenticate, handle);
   router.post('/graphql', edge('graphql'), authenticate, handle);
+}
+
+/**
+ * The bounds every tool's parameters get (string and key lengths, prototype keys, nesting) apply
+ * to an operation's variables too: without them a 400 000-character id reached the resolvers and
+ * came back in the error message. A body that is not JSON is left to yoga to refuse.
+ */
+function guardVariables(bytes: Buffer): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return;
+  }
+  const variables = body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
+  if (variables !== undefined) guardParams(variables, 'this operation');
 }

@@ -35,12 +35,18 @@ export function callOf(ctx: McpRequestContext): CallInfo {
   return (ctx.authInfo?.extra?.call as CallInfo | undefined) ?? {};
 }
 
+/** The request's Idempotency-Key header, carried beside the principal. */
+export function idempotencyKeyOf(ctx: McpRequestContext): string | undefined {
+  const key = ctx.authInfo?.extra?.idempotencyKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
 /**
  * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
  * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
  * JSON-RPC errors with the plain message.
  */
-export function buildServer(deps: GatewayDeps, principal: Principal, call: CallInfo = {}): Server {
+export function buildServer(deps: GatewayDeps, principal: Principal, call: CallInfo = {}, idempotencyKey?: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
@@ -68,7 +74,7 @@ export function buildServer(deps: GatewayDeps, principal: Principal, call: CallI
     }
     let result: CallToolResult;
     try {
-      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {})) as Record<string, unknown>;
+      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {}, { idempotencyKey })) as Record<string, unknown>;
       result = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
       const e = asCrmError(err, deps.logger);

@@ -8,7 +8,8 @@ import { readJsonBody } from '../body.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
-import { buildServer, callOf, principalOf } from './mcp-server.ts';
+import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
+import { buildServer, callOf, idempotencyKeyOf, principalOf } from './mcp-server.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
 import { edge } from './rest.ts';
 
@@ -25,7 +26,7 @@ export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
  */
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];
-  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c)), {
+  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c)), {
     legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
   });
   router.post(paths, edge('mcp'), checkHostAndOrigin(deps), authenticate, async (ctx) => {
@@ -38,9 +39,10 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
       return;
     }
     const request = webRequest(ctx, body);
-    const authInfo = authInfoOf(ctx.state.principal!, ctx.state.call);
+    const idempotencyKey = ctx.get(IDEMPOTENCY_HEADER) || undefined;
+    const authInfo = authInfoOf(ctx.state.principal!, ctx.state.call, idempotencyKey);
     const response = (await isLegacyRequest(request, body))
-      ? await serveLegacy(deps, ctx.state.principal!, ctx.state.call, request, authInfo, body)
+      ? await serveLegacy(deps, ctx.state.principal!, ctx.state.call, idempotencyKey, request, authInfo, body)
       : await modern.fetch(request, { authInfo, parsedBody: body });
     await respond(ctx, response);
   });
@@ -69,8 +71,10 @@ async function readRpcBody(ctx: Context, deps: GatewayDeps): Promise<unknown> {
  * 2025-era serving: a fresh Server on a stateless transport with JSON responses. The SDK's own
  * stateless fallback answers over SSE, which this endpoint does not speak.
  */
-async function serveLegacy(deps: GatewayDeps, principal: Principal, call: CallInfo, request: Request, authInfo: AuthInfo, body: unknown): Promise<Response> {
-  const server = buildServer(deps, principal, call);
+async function serveLegacy(
+  deps: GatewayDeps, principal: Principal, call: CallInfo, idempotencyKey: string | undefined, request: Request, authInfo: AuthInfo, body: unknown,
+): Promise<Response> {
+  const server = buildServer(deps, principal, call, idempotencyKey);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -82,11 +86,12 @@ async function serveLegacy(deps: GatewayDeps, principal: Principal, call: CallIn
 }
 
 /**
- * The SDK passes authInfo through untouched; it carries the principal to the server factory,
- * and the call record back out (the tool named and its outcome, for logs and metrics).
+ * The SDK passes authInfo through untouched; it carries the principal and the Idempotency-Key
+ * header to the server factory, and the call record back out (the tool named and its outcome,
+ * for logs and metrics).
  */
-function authInfoOf(principal: Principal, call: CallInfo): AuthInfo {
-  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call } };
+function authInfoOf(principal: Principal, call: CallInfo, idempotencyKey: string | undefined): AuthInfo {
+  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey } };
 }
 
 function webRequest(ctx: Context, body: unknown): Request {

@@ -75,9 +75,13 @@ describe('the browser pages', { timeout: 60_000 }, () => {
     const row = 'tr[data-member="new.hire@e2e.test"]';
     await page.waitForSelector(row);
     await page.selectOption(`${row} select`, 'admin');
+    // The console re-renders the settings after a change; wait for that before typing the plan, or
+    // a late re-render replaces the filled input with an empty one.
+    const rendered = (await page.$(`${row} select`))!;
     await page.click(`${row} button`);
     const roleOf = async () => (await h.server.store.listUsers(h.ws.id)).find((u) => u.email === 'new.hire@e2e.test')?.role;
     await expect.poll(roleOf).toBe('admin');
+    await rendered.waitForElementState('hidden');
     await page.fill('input[name="plan"]', 'team');
     await page.click('#plan button[type="submit"]');
     await page.waitForSelector('[data-field="plan"] >> text=team');

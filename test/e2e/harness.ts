@@ -84,6 +84,14 @@ export type Outcome =
   | { ok: true; status: number; result: any; headers: Headers }
   | { ok: false; status: number; code: string; message: string; details?: any; rpc?: number; headers: Headers };
 
+/**
+ * JSON text of a value; a string `@@raw-number:<literal>@@` becomes that number literal, so tests
+ * can send numbers JavaScript cannot hold (1e400) the way a hostile client would.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value).replace(/"@@raw-number:([-+0-9.eE]+)@@"/g, '$1');
+}
+
 const MCP_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 let rpcId = 1;
 
@@ -91,12 +99,14 @@ let rpcId = 1;
  * Calls a tool over one call style and normalises the answer, so one table of expectations can
  * run over all three styles. MCP tool failures map to the code's HTTP status.
  */
-export async function callTool(h: Harness, style: Style, key: string | null, tool: string, params: unknown, extraHeaders: Record<string, string> = {}): Promise<Outcome> {
-  const auth: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...extraHeaders };
+export async function callTool(
+  h: Harness, style: Style, key: string | null, tool: string, params: unknown, headers: Record<string, string> = {},
+): Promise<Outcome> {
+  const auth: Record<string, string> = { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers };
   if (style === 'rest') {
     const [category, action] = tool.split('.');
     const res = await fetch(`${h.url}/v1/${category}/${action}`, {
-      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: toJson(params),
     });
     const body = await res.json();
     return res.ok
@@ -105,7 +115,7 @@ export async function callTool(h: Harness, style: Style, key: string | null, too
   }
   if (style === 'bridge') {
     const res = await fetch(`${h.url}/mcp/api/developers/mcp/call/`, {
-      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ tool, params }),
+      method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: toJson({ tool, params }),
     });
     const body = await res.json();
     if (h.config.bridgeShape === 'plain') {
@@ -119,7 +129,7 @@ export async function callTool(h: Harness, style: Style, key: string | null, too
   }
   const res = await fetch(`${h.url}/mcp/`, {
     method: 'POST', headers: { ...auth, ...MCP_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name: tool, arguments: params } }),
+    body: toJson({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name: tool, arguments: params } }),
   });
   const body = await res.json();
   if (!res.ok) return { ok: false, status: res.status, code: body.error?.data?.code, message: body.error?.message, rpc: body.error?.code, headers: res.headers };

@@ -35,7 +35,7 @@ describe('crm seed demo', () => {
     // Records made in one millisecond list in id order, which is random: compare the names as sets.
     const names = async (s: typeof store, key: string) => {
       const p = await authenticate(s, `Bearer ${key}`, 'crm');
-      return ((await invokeTool(s, p, 'cli', 'records.list', { object_type_slug: 'contacts', page_size: 100 })) as any).items.map((r: any) => r.display_name).sort();
+      return ((await invokeTool(s, p, 'cli', 'records.list', { object_type_slug: 'contacts', page_size: 100, sort_field: 'email' })) as any).items.map((r: any) => r.display_name).sort();
     };
     expect(await names(stores[0]!, a!.key)).toEqual(await names(stores[1]!, b!.key));
 

@@ -14,10 +14,38 @@ export const hugeString = fc.integer({ min: 100_000, max: 900_000 }).chain((n) =
 
 export const prototypeKey = fc.constantFrom('__proto__', 'constructor', 'prototype');
 
+/** A number JSON cannot hold as a JS number (1e400, -1e400, 1e-400), sent as its literal text (see test/e2e/harness.ts). */
+export const RAW_NUMBER = (text: string): string => `@@raw-number:${text}@@`;
+
+/** Text that has broken parsers and renderers: bidi overrides, zero-width, lone surrogates, combining runs. */
+export const trickyUnicode = fc.constantFrom(
+  '\u202Egnp.exe', 'abc\u200B\u200C\u200D\uFEFF', '\uD800', 'x\uDC00y', '\uDBFF\uDFFF', 'e\u0301\u0301\u0301\u0301',
+  '\u0627\u0644\u0639\u0631\u0628\u064A\u0629', '\u2066isolate\u2069', 'Z\u0351\u0352\u0353\u0354\u0355', '\u{10FFFF}', '\r\n\t\v\f',
+);
+
+/** Strings that look like injection into SQL, Cypher, templates or paths; they must stay plain data. */
+export const injection = fc.constantFrom(
+  '$and', '$or', 'toString', 'hasOwnProperty', '../../etc/passwd', "' OR 1=1 --", "'; DROP TABLE records; --", '1\' UNION SELECT hash FROM api_keys --',
+  'MATCH (n) DETACH DELETE n', '") RETURN n //', '}) MATCH (m) DETACH DELETE m //', '`n`.`id`', '%', '_', '\\', '*', '{{7*7}}', '${7*7}',
+);
+
+/** Numbers outside what JSON numbers hold, and the strings people send for them. */
+export const strangeNumber = fc.constantFrom<unknown>(
+  RAW_NUMBER('1e400'), RAW_NUMBER('-1e400'), RAW_NUMBER('1e-400'), 'NaN', 'Infinity', '-Infinity', Number.MAX_SAFE_INTEGER + 2, -0, 1e308,
+);
+
+/** Dates that parse nowhere, or only at the ends of the representable range. */
+export const strangeDate = fc.constantFrom(
+  '0000-00-00', '2024-02-30', '2024-13-01T00:00:00Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+275760-09-14T00:00:00.000Z',
+  '9999-12-31T23:59:59.999Z', '0001-01-01T00:00:00Z', '1970-01-01T00:00:00+25:00', '2026-01-01T24:00:00Z', 'yesterday', '',
+);
+
 const oddString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '$and', '$or', 'toString', 'hasOwnProperty', '../../etc/passwd', "' OR 1=1 --", 'MATCH (n) DETACH DELETE n'),
+  fc.constantFrom('', ' ', '\u0000'),
+  trickyUnicode,
+  injection,
   prototypeKey,
 );
 
@@ -25,6 +53,16 @@ const oddString = fc.oneof(
 const deep = fc.tuple(fc.integer({ min: 20, max: 3000 }), fc.boolean()).map(([levels, arrays]) => {
   let v: unknown = 'leaf';
   for (let i = 0; i < levels; i++) v = arrays ? [v] : { a: v };
+  return v;
+});
+
+/**
+ * Deep nesting shaped like the maps it lands in: a field of `data`, a filter's operator tree
+ * (`and`/`or`/`not`), a report config's filters — so the nesting reaches past the first check.
+ */
+const deepShaped = fc.tuple(fc.integer({ min: 8, max: 400 }), fc.constantFrom('name', 'and', 'or', 'not', 'filters', 'config')).map(([levels, key]) => {
+  let v: unknown = { name: 'leaf' };
+  for (let i = 0; i < levels; i++) v = key === 'and' || key === 'or' ? { [key]: [v, { name: 'x' }] } : { [key]: v };
   return v;
 });
 
@@ -44,6 +82,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: deep },
   { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({})) },
   { weight: 1, arbitrary: fc.array(fc.string(), { minLength: 1000, maxLength: 5000 }) },
+  { weight: 2, arbitrary: strangeNumber },
+  { weight: 2, arbitrary: strangeDate },
+  { weight: 1, arbitrary: deepShaped },
 );
 
 /**
@@ -71,9 +112,9 @@ function fromSchema(schema: Schema, depth: number, name: string, ids: readonly s
     case 'string':
       return /_ids?$/.test(name) && ids.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: stringFrom(schema) }) : stringFrom(schema);
     case 'integer':
-      return fc.oneof(fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000 }), fc.integer());
+      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000 }) }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: strangeNumber });
     case 'number':
-      return fc.oneof(fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true }), fc.double());
+      return fc.oneof({ weight: 4, arbitrary: fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true }) }, { weight: 1, arbitrary: fc.double() }, { weight: 1, arbitrary: strangeNumber });
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -92,13 +133,18 @@ function stringFrom(schema: Schema): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 1, arbitrary: fc.constantFrom('companies', 'contacts', 'deals', 'name', 'email', 'open') });
 }
 
+/** Parameters that hold caller-shaped maps, where deep nesting is most plausible. */
+const NESTED_MAPS = new Set(['data', 'filters', 'config', 'properties', 'field']);
+
 function objectFrom(schema: Schema, depth: number, ids: readonly string[]): fc.Arbitrary<unknown> {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set<string>(schema.required ?? []);
   const names = Object.keys(props);
   const known = names.length === 0 ? fc.constant([] as Array<[string, unknown]>) : fc.tuple(...names.map((name) => {
     const derived = fromSchema(props[name]!, depth + 1, name, ids);
-    const value = depth === 0 ? withHostile(derived) : derived;
+    const shaped = NESTED_MAPS.has(name) ? fc.oneof({ weight: 6, arbitrary: derived }, { weight: 1, arbitrary: deepShaped }) : derived;
+    const dated = /_at$|_before$|_after$|^since$|^from$|^to$/.test(name) ? fc.oneof({ weight: 3, arbitrary: shaped }, { weight: 1, arbitrary: strangeDate }) : shaped;
+    const value = depth === 0 ? withHostile(dated) : dated;
     return required.has(name) ? value.map((v) => [[name, v]] as Array<[string, unknown]>) : fc.option(value, { nil: undefined, freq: 2 })
       .map((v) => (v === undefined ? [] : [[name, v]]) as Array<[string, unknown]>);
   })).map((parts) => parts.flat());

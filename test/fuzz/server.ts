@@ -11,6 +11,8 @@ export interface ServerProcess {
   h: Harness;
   ws: Workspace;
   other: Workspace;
+  /** The server's data directory (its SQLite file), for full exports between calls. */
+  dataDir: string;
   /** The longest the server's event loop was blocked since the previous probe, in ms. */
   probe(): Promise<number>;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ export async function startServerProcess(): Promise<ServerProcess> {
   };
   const h = { url: ready.url, config: { bridgeShape: 'envelope' }, ws: ready.ws, other: ready.other } as unknown as Harness;
   return {
-    h, ws: ready.ws, other: ready.other,
+    h, ws: ready.ws, other: ready.other, dataDir: ready.dataDir,
     probe: async () => (await ask<{ maxMs: number }>('probe')).maxMs,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

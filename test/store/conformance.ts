@@ -6,6 +6,7 @@ import { commCases } from './conformance/comms.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
 import { filterCases } from './conformance/filters.cases.ts';
 import { graphCases } from './conformance/graph.cases.ts';
+import { idempotencyCases } from './conformance/idempotency.cases.ts';
 import { isolationCases } from './conformance/isolation.cases.ts';
 import { keyHolderCases } from './conformance/key-holder.cases.ts';
 import { listCases } from './conformance/lists.cases.ts';
@@ -74,5 +75,6 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     reportMatrixCases(harness);
     commCases(harness);
     graphCases(harness);
+    idempotencyCases(harness);
   });
 }

@@ -2,6 +2,7 @@ import type { FilterNode, SortSpec } from '../filter-ast.ts';
 import type { CommsStore } from './port-comms.ts';
 import type { DumpStore } from './port-dump.ts';
 import type { GraphStore } from './port-graph.ts';
+import type { IdempotencyStore } from './port-idempotency.ts';
 import type { NewEvent, WorkStore } from './port-work.ts';
 import type { PerformanceStore } from './port-performance.ts';
 import type { ReportStore } from './port-reports.ts';
@@ -23,7 +24,7 @@ import type {
  * - Mutators take the timeline events of the change (`events`) and write them in the same
  *   transaction as the change; a failed change writes no event (port-work.ts has the timeline).
  */
-export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore, PerformanceStore {
+export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, GraphStore, PerformanceStore, IdempotencyStore {
   readonly kind: 'sqlite' | 'neo4j';
 
   /** Creates or migrates the schema; idempotent. */
@@ -211,3 +212,4 @@ export type * from './port-work.ts';
 export type * from './port-reports.ts';
 export type * from './port-comms.ts';
 export type * from './port-graph.ts';
+export type * from './port-idempotency.ts';

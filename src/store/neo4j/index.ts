@@ -4,6 +4,7 @@ import { Connection, type Neo4jOptions } from './connection.ts';
 import { dumpMethods } from './dump.ts';
 import { entryMethods } from './entries.ts';
 import { graphMethods } from './graph.ts';
+import { idempotencyMethods } from './idempotency.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -61,6 +62,7 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
     ...reportMethods(conn),
     ...commMethods(conn),
     ...graphMethods(conn),
+    ...idempotencyMethods(conn),
     ...dumpMethods(conn),
     ...loadMethods(conn),
   };

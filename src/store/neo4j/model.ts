@@ -11,7 +11,7 @@
 export const LABELS = [
   'Workspace', 'User', 'ApiKey', 'ObjectType', 'Field', 'Record', 'FieldValue', 'UniqueClaim',
   'List', 'ListEntry', 'View', 'Note', 'Task', 'Event', 'Report',
-  'Comm', 'Usage',
+  'Comm', 'Usage', 'IdempotencyKey',
 ] as const;
 
 export const RELATIONSHIP_TYPES = [
@@ -66,6 +66,8 @@ export const PROPERTY_KEYS = [
   'at', 'actor_id', 'key_id', 'via', 'tool', 'action', 'resource_type', 'resource_id', 'record_ids', 'diff',
   // Comm (also kind, status, at, data, created_by) and Usage
   'tag', 'thread_id', 'attempts', 'next_attempt_at', 'period', 'style', 'count',
+  // IdempotencyKey (also key_id, state)
+  'key', 'fingerprint', 'state', 'outcome', 'claimed_at', 'expires_at',
   // keys of parameter maps read as `ref.to_id` (the others coincide with property keys above)
   'to_id', 'from_id', 'values', 'concerns',
 ] as const;

@@ -5,6 +5,7 @@ import { dumpMethods } from './dump.ts';
 import { translateError } from './errors.ts';
 import { entryMethods } from './entries.ts';
 import { graphMethods } from './graph.ts';
+import { idempotencyMethods } from './idempotency.ts';
 import { listMethods } from './lists.ts';
 import { loadMethods } from './load.ts';
 import { noteMethods } from './notes.ts';
@@ -77,6 +78,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       ...summaryMethods(c),
       ...commMethods(c),
       ...graphMethods(c),
+      ...idempotencyMethods(c),
     }),
     ...dumpMethods(c),
     ...loadMethods(c),

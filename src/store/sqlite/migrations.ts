@@ -443,6 +443,25 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    // Per API key, not per workspace: a key's retries replay its own answers. Not part of a
+    // workspace's export (they expire within a day and name no workspace data).
+    version: 11,
+    name: 'idempotency_keys',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        key_id TEXT NOT NULL,
+        idem_key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL,
+        outcome TEXT,
+        claimed_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (key_id, idem_key)
+      ) WITHOUT ROWID;
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys(expires_at);
+    `,
+  },
 ]);
 
 /**
