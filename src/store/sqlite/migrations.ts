@@ -462,6 +462,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys(expires_at);
     `,
   },
+  {
+    version: 12,
+    name: 'comms by kind, status and tag',
+    // The webhook dispatcher asks every tick for the connected webhooks of all workspaces (kind,
+    // status, tag); comms_live_by_kind leads with the workspace, so without this it read every comm.
+    sql: `
+      CREATE INDEX comms_live_by_status ON comms(kind, status, tag, id) WHERE deleted_at IS NULL;
+    `,
+  },
 ]);
 
 /**
