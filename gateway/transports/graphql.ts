@@ -65,7 +65,10 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (ctx.method === 'POST') {
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
-      guardVariables(bytes);
+      guardVariables(variablesOf(bytes.toString('utf8')));
+    } else if (typeof ctx.query.variables === 'string') {
+      // An operation sent over GET carries its variables in the query string; same bounds.
+      guardVariables(variablesOf(`{"variables":${ctx.query.variables}}`));
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
@@ -87,13 +90,16 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
  * to an operation's variables too: without them a 400 000-character id reached the resolvers and
  * came back in the error message. A body that is not JSON is left to yoga to refuse.
  */
-function guardVariables(bytes: Buffer): void {
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return;
-  }
-  const variables = body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
+function guardVariables(variables: unknown): void {
   if (variables !== undefined) guardParams(variables, 'this operation');
+}
+
+/** The `variables` of a JSON request body; undefined when there are none or it is not JSON. */
+function variablesOf(json: string): unknown {
+  try {
+    const body: unknown = JSON.parse(json);
+    return body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -38,6 +38,16 @@ function expectRefused(res: { status: number; body: any }, message: RegExp): voi
 }
 
 describe('/graphql operation bounds', () => {
+  it('bounds the variables of an operation sent over GET as it does over POST', async () => {
+    const variables = JSON.stringify({ id: 'rec_x', constructor: 1 });
+    const url = `${h.url}/graphql?query=${encodeURIComponent('query($id: String!) { record(record_id: $id) { record_id } }')}&variables=${encodeURIComponent(variables)}`;
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${h.ws.owner.key}`, Accept: 'application/json' } });
+    const body = await res.json() as any;
+    // The same answer a POST with these variables gets.
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ code: 'validation_error', details: { param: 'constructor', rule: 'unknown_parameter' } });
+  });
+
   it('refuses 5,000 aliases of a 100-item page before running any of them', async () => {
     const query = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: ${RECORDS}`).join(' ')} }`;
     expectRefused(await gql({ query }), /limit/i);
