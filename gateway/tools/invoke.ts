@@ -40,7 +40,9 @@ export async function invokeTool(
   store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown, options: InvokeOptions = {},
 ): Promise<unknown> {
   const tool = findTool(name);
-  const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
+  // Reads are idempotent already and ignore the header, a malformed one included.
+  const keyed = options.idempotencyKey !== undefined && !tool.annotations.readOnlyHint;
+  const idempotencyKey = keyed ? checkIdempotencyKey(options.idempotencyKey!) : undefined;
   guardParams(params, tool.name);
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
@@ -49,8 +51,8 @@ export async function invokeTool(
     const data = await runOperation(tool.operation.document, tool.operation.variables(parsed.data), context);
     return tool.operation.result(data);
   };
-  // Reads are idempotent already; a key without an API key id (never over HTTP) has no scope to live in.
-  if (idempotencyKey === undefined || tool.annotations.readOnlyHint || !principal.key_id) return run();
+  // A key without an API key id (never over HTTP) has no scope to live in.
+  if (idempotencyKey === undefined || !principal.key_id) return run();
   return once(store, { keyId: principal.key_id, key: idempotencyKey, tool: tool.name, params: parsed.data }, run);
 }
 

@@ -88,5 +88,6 @@ describe.each(STYLES)('idempotency keys over %s', (style: Style) => {
     expect(await call('records.list', { object_type_slug: 'companies' }, idem)).toMatchObject({ ok: true });
     const bad = await call('records.create', { object_type_slug: 'companies', data: { name: 'x' } }, 'has space');
     expect(bad).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'Idempotency-Key' } });
+    expect(await call('objects.list', {}, 'has space')).toMatchObject({ ok: true });
   });
 });
