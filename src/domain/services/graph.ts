@@ -100,7 +100,7 @@ export class GraphService {
   async query(input: QueryInput): Promise<GraphView> {
     const depth = bounded('depth', input.depth, 1, GRAPH_LIMITS.depthMax, GRAPH_LIMITS.depthDefault);
     const limit = bounded('limit', input.limit, 1, GRAPH_LIMITS.limitMax, GRAPH_LIMITS.limitDefault);
-    const types = commaList('types', input.types, (await this.objects.list()).map((t) => t.slug));
+    const types = await this.typesParam(input.types);
     const categories = commaList('categories', input.categories, CATEGORIES);
     const root = await this.root(input.record_id, 'record_id');
     const found = await walk(this.store, this.ws, root, { depth, limit, ...(types ? { types } : {}), ...(categories ? { categories } : {}) });
@@ -111,9 +111,18 @@ export class GraphService {
    * The records around one record, without it (GraphQL `Record.neighbors`): the walk of graph.query
    * with its default limit. Concurrent calls share one store round trip per level.
    */
+  /**
+   * The `types` filter, checked against the workspace's object types; those are loaded only when a
+   * filter is given, so a page of `Record.neighbors` does not read them once per record.
+   */
+  private async typesParam(value: string | null | undefined): Promise<string[] | undefined> {
+    if (value === undefined || value === null || value.trim() === '') return undefined;
+    return commaList('types', value, (await this.objects.list()).map((t) => t.slug));
+  }
+
   async neighbors(root: { id: string; object_type_slug: string }, input: { depth?: number | null; types?: string | null }): Promise<GraphNodeView[]> {
     const depth = bounded('depth', input.depth, 1, GRAPH_LIMITS.depthMax, 1);
-    const types = commaList('types', input.types, (await this.objects.list()).map((t) => t.slug));
+    const types = await this.typesParam(input.types);
     const start: GraphRecord = { id: root.id, object_type_slug: root.object_type_slug, category: null, strength: null };
     const found = await walk(this.batched, this.ws, start, { depth, limit: GRAPH_LIMITS.limitDefault + 1, edges: false, ...(types ? { types } : {}) });
     return this.named(found.nodes.slice(1));
