@@ -1,9 +1,11 @@
+import { LIMITS } from '../limits.ts';
+
 /** The bounds of the graph tools, enforced in the domain (and described in the tool schemas). */
 export const GRAPH_LIMITS = {
-  depthDefault: 2,
-  depthMax: 4,
-  limitDefault: 100,
-  limitMax: 1000,
+  depthDefault: LIMITS.graphDepthDefault,
+  depthMax: LIMITS.graphDepthMax,
+  limitDefault: LIMITS.graphLimitDefault,
+  limitMax: LIMITS.graphLimitMax,
   pathDepthDefault: 4,
   pathDepthMax: 6,
   pathLimitDefault: 3,
