@@ -38,7 +38,7 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
       ctx.body = invalid;
       return;
     }
-    const request = webRequest(ctx, body);
+    const request = webRequest(ctx);
     const idempotencyKey = ctx.get(IDEMPOTENCY_HEADER) || undefined;
     const authInfo = authInfoOf(ctx.state.principal!, ctx.state.call, idempotencyKey);
     const response = (await isLegacyRequest(request, body))
@@ -94,12 +94,16 @@ function authInfoOf(principal: Principal, call: CallInfo, idempotencyKey: string
   return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey } };
 }
 
-function webRequest(ctx: Context, body: unknown): Request {
+/**
+ * The request as the SDK sees it, without a body: both handlers are given the parsed body
+ * (`parsedBody`) and never read the Request's own, so serialising it again per call was waste.
+ */
+function webRequest(ctx: Context): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined && name !== 'content-length') headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(requestUrl(ctx), { method: 'POST', headers, body: JSON.stringify(body) });
+  return new Request(requestUrl(ctx), { method: 'POST', headers });
 }
 
 /** The request's own URL; a Host header no URL can hold falls back to localhost, not a 500. */
