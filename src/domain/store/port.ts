@@ -121,14 +121,8 @@ export interface NewUser {
   role: Role;
 }
 
-export interface NewApiKey {
-  workspace_id: string;
-  user_id: string;
-  name: string;
-  scopes: Scope[];
-  hash: string;
-  last_four: string;
-}
+/** What a caller gives for a new key; the adapter assigns id and timestamps. */
+export type NewApiKey = Pick<ApiKey, 'workspace_id' | 'user_id' | 'name' | 'scopes' | 'hash' | 'last_four'>;
 
 export interface NewField {
   slug: string;
