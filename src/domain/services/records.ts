@@ -101,19 +101,14 @@ export class RecordService {
 
   /** The record's relations in both directions, each with the other record's display name. */
   async relations(recordId: string): Promise<RelationView[]> {
-    const relations = await this.store.getRelations(this.ws, recordId);
-    const otherIds = relations.map((r) => (r.from_id === recordId ? r.to_id : r.from_id));
-    const others = new Map((await this.store.getRecords(this.ws, [...new Set(otherIds)])).map((r) => [r.id, r]));
     const out: RelationView[] = [];
-    for (const rel of relations) {
-      const outgoing = rel.from_id === recordId;
-      const other = others.get(outgoing ? rel.to_id : rel.from_id);
-      if (!other) continue;
+    for (const rel of await this.store.getRelations(this.ws, recordId)) {
+      const { other } = rel;
       const type = await this.objects.get(other.object_type_slug);
       out.push({
         type: rel.type,
         source: rel.source,
-        direction: outgoing ? 'outgoing' : 'incoming',
+        direction: rel.from_id === recordId ? 'outgoing' : 'incoming',
         record: { record_id: other.id, object_type_slug: other.object_type_slug, display_name: displayName(type, other.data) },
       });
     }

@@ -97,8 +97,16 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
    * best matches first.
    */
   searchRecords(workspaceId: string, query: SearchQuery): Promise<{ items: StoredRecord[]; total: number }>;
-  /** Relations in both directions whose other end is a live record. */
-  getRelations(workspaceId: string, recordId: string): Promise<Relation[]>;
+  /**
+   * Relations in both directions whose other end is a live record of the workspace, each with
+   * that record, in stored order (created_at, from_id, type, to_id): one read serves records.get.
+   */
+  getRelations(workspaceId: string, recordId: string): Promise<RelatedRecord[]>;
+}
+
+/** An edge of a record and the live record at its other end. */
+export interface RelatedRecord extends Relation {
+  other: StoredRecord;
 }
 
 export interface NewWorkspace {

@@ -1,6 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../../domain/store/port.ts';
+import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { claimConflict } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';
@@ -132,9 +132,11 @@ export function recordMethods(conn: Connection) {
       }, claimConflict(uniques));
     },
 
-    async getRelations(workspaceId: string, recordId: string): Promise<Relation[]> {
+    async getRelations(workspaceId: string, recordId: string): Promise<RelatedRecord[]> {
       const rows = await conn.read((tx) => tx.rows(bind(Q.GET_RELATIONS, { workspace_id: workspaceId, id: recordId })));
-      return rows.map((row) => toRelation(row.relation as Record<string, unknown>)).sort(byStoredOrder);
+      return rows
+        .map((row) => ({ ...toRelation(row.relation as Record<string, unknown>), other: toRecord(props(row, 'other')!) }))
+        .sort(byStoredOrder);
     },
   };
 }

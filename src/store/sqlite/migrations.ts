@@ -471,6 +471,17 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX comms_live_by_status ON comms(kind, status, tag, id) WHERE deleted_at IS NULL;
     `,
   },
+  {
+    version: 13,
+    name: 'incoming relations covered by their index',
+    // records.get reads a record's incoming edges through relations_by_to; with only (to_id,
+    // source, type) in it, every edge cost a second lookup in the table for its timestamp and
+    // object slugs. Carrying them in the index makes the incoming side a single range read.
+    sql: `
+      DROP INDEX relations_by_to;
+      CREATE INDEX relations_by_to ON relations(to_id, source, type, created_at, from_object, to_object);
+    `,
+  },
 ]);
 
 /**

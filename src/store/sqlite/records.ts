@@ -1,11 +1,11 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
-import type { Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, UniqueClaim } from '../../domain/store/port.ts';
+import type { StoredRecord } from '../../domain/types.ts';
+import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
-import { relationsOf, replaceFieldRelations, type RelationSource } from './relations.ts';
+import { relatedOf, replaceFieldRelations, type RelationSource } from './relations.ts';
 import { idFor, now, RECORD_COLUMNS, toRecord, type ObjectTypeRow, type RecordRow } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -102,8 +102,8 @@ export function recordMethods(c: Connection) {
       });
     },
 
-    getRelations(workspaceId: string, recordId: string): Relation[] {
-      return relationsOf(c, workspaceId, recordId);
+    getRelations(workspaceId: string, recordId: string): RelatedRecord[] {
+      return relatedOf(c, workspaceId, recordId);
     },
   };
 }

@@ -1,8 +1,8 @@
 import { CrmError } from '../../domain/errors.ts';
 import type { Relation } from '../../domain/types.ts';
-import type { FieldRef } from '../../domain/store/port.ts';
+import type { FieldRef, RelatedRecord } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
-import { RELATION_COLUMNS, type RelationRow } from './rows.ts';
+import { RECORD_COLUMNS, RELATION_COLUMNS, toRecord, type RecordRow } from './rows.ts';
 
 export interface RelationSource {
   id: string;
@@ -54,18 +54,38 @@ export function insertRelationRow(c: Connection, rel: Relation & { workspace_id:
   );
 }
 
-/** `EXISTS` test that the record whose id is in `column` is live. */
-const isLive = (column: string): string => `EXISTS (SELECT 1 FROM records o WHERE o.id = ${column} AND o.deleted_at IS NULL)`;
+/** The relation's own columns, renamed so they sit beside the other record's (`r`) in one row. */
+const EDGE_COLUMNS = 'rel.type AS rel_type, rel.source AS rel_source, rel.from_id AS rel_from_id, rel.from_object AS rel_from_object, '
+  + 'rel.to_id AS rel_to_id, rel.to_object AS rel_to_object, rel.created_at AS rel_created_at';
 
-/** Edges from and to the record, as stored, whose other end is a live record of the workspace. */
-export function relationsOf(c: Connection, workspaceId: string, recordId: string): Relation[] {
-  return c.all<RelationRow>(
-    `SELECT ${RELATION_COLUMNS} FROM relations rel
-       WHERE rel.from_id = ? AND rel.workspace_id = ? AND ${isLive('rel.to_id')}
+interface RelatedRow extends RecordRow {
+  rel_type: string;
+  rel_source: Relation['source'];
+  rel_from_id: string;
+  rel_from_object: string;
+  rel_to_id: string;
+  rel_to_object: string;
+  rel_created_at: string;
+}
+
+/**
+ * Edges from and to the record, as stored, whose other end `r` is a live record of the workspace,
+ * with that record, in one read: outgoing edges are a range of the primary key, incoming ones a
+ * range of `relations_by_to`, which carries every column read here, and each other record is
+ * joined by id. Relations never cross workspaces, so testing the other record's workspace keeps
+ * a foreign id's edges out.
+ */
+export function relatedOf(c: Connection, workspaceId: string, recordId: string): RelatedRecord[] {
+  return c.all<RelatedRow>(
+    `SELECT ${EDGE_COLUMNS}, ${RECORD_COLUMNS} FROM relations rel JOIN records r ON r.id = rel.to_id
+       WHERE rel.from_id = ? AND r.workspace_id = ? AND r.deleted_at IS NULL
      UNION ALL
-     SELECT ${RELATION_COLUMNS} FROM relations rel
-       WHERE rel.to_id = ? AND rel.workspace_id = ? AND rel.from_id <> rel.to_id AND ${isLive('rel.from_id')}
-     ORDER BY created_at, from_id, type, to_id`,
+     SELECT ${EDGE_COLUMNS}, ${RECORD_COLUMNS} FROM relations rel JOIN records r ON r.id = rel.from_id
+       WHERE rel.to_id = ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND rel.from_id <> rel.to_id
+     ORDER BY rel_created_at, rel_from_id, rel_type, rel_to_id`,
     recordId, workspaceId, recordId, workspaceId,
-  );
+  ).map((row) => ({
+    type: row.rel_type, source: row.rel_source, from_id: row.rel_from_id, from_object: row.rel_from_object,
+    to_id: row.rel_to_id, to_object: row.rel_to_object, created_at: row.rel_created_at, other: toRecord(row),
+  }));
 }

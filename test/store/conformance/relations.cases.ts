@@ -28,6 +28,19 @@ export function relationCases(h: Harness): void {
       expect(shape(await h.store.getRelations(ws.id, company.id))).toEqual([edge]);
     });
 
+    it('gives each edge the live record at its other end, in both directions', async () => {
+      const { ws, company, person } = await companyWithContact();
+      const [outgoing] = await h.store.getRelations(ws.id, person.id);
+      expect(outgoing?.other).toEqual(await h.store.getRecord(ws.id, company.id));
+      const [incoming] = await h.store.getRelations(ws.id, company.id);
+      expect(incoming?.other).toEqual(await h.store.getRecord(ws.id, person.id));
+      // The other end's current data, not a copy taken when the edge was written.
+      await h.store.updateRecord(ws.id, company.id, { data: { name: 'Acme Corp' }, uniques: [], refs: [] });
+      expect((await h.store.getRelations(ws.id, person.id))[0]?.other.data).toEqual({ name: 'Acme Corp' });
+      await h.store.softDeleteRecord(ws.id, person.id);
+      expect(await h.store.getRelations(ws.id, company.id)).toEqual([]);
+    });
+
     it('stores one edge per target of a many-reference', async () => {
       const ws = await freshWorkspace(h);
       const [ann, ben] = [

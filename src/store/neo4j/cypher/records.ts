@@ -7,6 +7,8 @@ import { statement } from '../statement.ts';
  */
 
 export const RECORD = 'r {.id, .workspace_id, .object_type_slug, .data, .assignee_id, .created_by, .created_at, .updated_at, .deleted_at}';
+/** RECORD of the node bound to `o`. */
+const OTHER = RECORD.replace(/^r /, 'o ');
 
 /** `$records`: maps of {id, object_type_id, object_type_slug, data, assignee_id, created_by}; one or a whole batch. */
 export const CREATE_RECORDS = statement('createRecords', ['workspace_id', 'records', 'now'], `
@@ -119,13 +121,14 @@ WHERE NOT EXISTS { MATCH (r)-[e:RELATES_TO {source: 'field'}]->(t) WHERE e.type 
 CREATE (r)-[:RELATES_TO {type: ref.field, source: 'field', created_at: $now}]->(t)`);
 
 /** Both directions, other end live; a self-loop is reported once. Sorted by the caller. */
+/** Each edge with the live record at its other end, `o` (see RECORD). */
 export const GET_RELATIONS = statement('getRelations', ['workspace_id', 'id'], `
-MATCH (r:Record {id: $id, workspace_id: $workspace_id})-[e:RELATES_TO]->(o:Record)
-WHERE o.deleted_at IS NULL
+MATCH (r:Record {id: $id})-[e:RELATES_TO]->(o:Record)
+WHERE o.workspace_id = $workspace_id AND o.deleted_at IS NULL
 RETURN {type: e.type, source: e.source, from_id: r.id, from_object: r.object_type_slug, to_id: o.id,
-        to_object: o.object_type_slug, created_at: e.created_at} AS relation
+        to_object: o.object_type_slug, created_at: e.created_at} AS relation, ${OTHER} AS other
 UNION ALL
-MATCH (r:Record {id: $id, workspace_id: $workspace_id})<-[e:RELATES_TO]-(o:Record)
-WHERE o.deleted_at IS NULL AND o.id <> r.id
+MATCH (r:Record {id: $id})<-[e:RELATES_TO]-(o:Record)
+WHERE o.workspace_id = $workspace_id AND o.deleted_at IS NULL AND o.id <> r.id
 RETURN {type: e.type, source: e.source, from_id: o.id, from_object: o.object_type_slug, to_id: r.id,
-        to_object: r.object_type_slug, created_at: e.created_at} AS relation`);
+        to_object: r.object_type_slug, created_at: e.created_at} AS relation, ${OTHER} AS other`);
