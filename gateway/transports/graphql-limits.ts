@@ -15,7 +15,7 @@ const invalid = () => ({ code: 'validation_error', http: { status: 400 } });
 
 /** Whether an error is one of the bounds below refusing an operation. */
 export function isBoundError(error: unknown): error is GraphQLError {
-  return error instanceof GraphQLError && error.extensions.code === 'validation_error' && !error.originalError;
+  return error instanceof GraphQLError && error.extensions?.code === 'validation_error' && !error.originalError;
 }
 
 /** graphql-armor reports through this: the limit error gets our code and status. */

@@ -10,8 +10,12 @@ import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { readBodyBytes } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
+import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { edge } from './rest.ts';
+
+/** How graphql-js and graphql-jit both begin the error for a variable whose value does not fit its type. */
+const VARIABLE_ERROR = /^Variable "\$\w+" got invalid value/;
 
 interface ServerContext {
   principal: Principal;
@@ -26,7 +30,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: graphqlLimitPlugins(),
+    plugins: [...graphqlLimitPlugins(), compiledExecutionPlugin()],
     logging: false,
     // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
     renderGraphiQL,
@@ -47,12 +51,13 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
         // Our operation bounds: a 400 whatever the Accept header (yoga answers parse errors with 200
         // to application/json clients, as the GraphQL-over-HTTP spec allows).
         if (isBoundError(error)) return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400 } } });
-        if (error instanceof GraphQLError && !error.originalError) return error;
-        // A variable that fails its scalar's coercion (an Int past 32 bits, a string for a number)
-        // arrives wrapped around the scalar's own GraphQLError: the caller's input, not our fault.
-        if (error instanceof GraphQLError && original instanceof GraphQLError && !error.path) {
+        // A variable that fails its scalar's coercion (an Int past 32 bits, a string for a number):
+        // the caller's input, not our fault. The standard executor wraps the scalar's own
+        // GraphQLError; the compiled one reports it bare, named by the variable.
+        if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && VARIABLE_ERROR.test(error.message)))) {
           return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'validation_error', details: { param: 'variables' }, http: { status: 400 } } });
         }
+        if (error instanceof GraphQLError && !error.originalError) return error;
         deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
         return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
       },

@@ -48,6 +48,18 @@ describe('/graphql operation bounds', () => {
     expect(body).toMatchObject({ code: 'validation_error', details: { param: 'constructor', rule: 'unknown_parameter' } });
   });
 
+  it('answers an Int past 32 bits inside an input object variable with a 400 naming it, not a 500', async () => {
+    // Found by the fuzz harness once /graphql ran operations compiled: that executor reports the
+    // coercion failure as a bare error with no extensions.
+    const res = await gql({
+      query: 'mutation($fields: [FieldInput!]!) { createObjectType(slug: "gadgets", name: "Gadgets", fields: $fields) { slug } }',
+      variables: { fields: [{ slug: 'size', name: 'Size', type: 'number', max: 9005847464246845 }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error' });
+    expect(res.body.errors[0].message).toMatch(/9005847464246845/);
+  });
+
   it('refuses 5,000 aliases of a 100-item page before running any of them', async () => {
     const query = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: ${RECORDS}`).join(' ')} }`;
     expectRefused(await gql({ query }), /limit/i);
