@@ -62,4 +62,10 @@ export interface SortSpec {
   system: boolean;
   valueKind: ValueKind;
   ascending: boolean;
+  /**
+   * False when the field holds at most one value per item (records.list only sorts by such
+   * fields), which spares the store from asking each item for its smallest or largest value.
+   * Absent: the field may hold several, and sorts by the smallest ascending, the largest descending.
+   */
+  multi?: boolean;
 }

@@ -176,5 +176,5 @@ export function parseSort(objectType: ObjectType, sortField: string | undefined,
   if (isMultiValued(target.shape)) {
     throw validationError(param, `${param}: cannot sort by ${target.field}, which holds several values`, { rule: 'unsupported', allowed: sortable });
   }
-  return { field: target.field, system: target.system, valueKind: valueKindOf(target.shape), ascending: asc };
+  return { field: target.field, system: target.system, valueKind: valueKindOf(target.shape), ascending: asc, multi: false };
 }

@@ -8,7 +8,8 @@ import type { ItemSpace } from './items.ts';
  * value index can stream it instead of sorting the whole scope: first the items that have a value,
  * in value order (the value index is already in that order), then the items that lack one, by id.
  * So missing values come last in both directions. Ties are broken by item id in the sort's
- * direction. A multi-valued field sorts by its smallest element ascending, its largest descending.
+ * direction. A multi-valued field sorts by its smallest element ascending, its largest descending;
+ * a field known to hold one value (`sort.multi === false`) skips that per-item lookup.
  *
  * `where` is the compiled filter on the items table `r`; the caller counts the total. `walk`
  * forces the value index of the sort field to drive the first part (see FEW_MATCHES in
@@ -24,7 +25,9 @@ export function pageByField<Row>(
   const column = sort.valueKind === 'text' ? 'v_text' : 'v_num';
   const values = page.walk ? `${valueTable} sv INDEXED BY ${space.valueIndexes[sort.valueKind === 'text' ? 'text' : 'num']}` : `${valueTable} sv`;
   const direction = sort.ascending ? 'ASC' : 'DESC';
-  const pick = sort.ascending ? 'MIN' : 'MAX';
+  // The value an item sorts by: its only one, or among several its smallest (ascending) or largest.
+  const extreme = sort.multi === false ? ''
+    : `AND sv.${column} = (SELECT ${sort.ascending ? 'MIN' : 'MAX'}(m.${column}) FROM ${valueTable} m WHERE m.${itemKey} = sv.${itemKey} AND m.field = sv.field)`;
   const range = page.range ?? [];
   const hasValue = `SELECT 1 FROM ${valueTable} m WHERE m.${itemKey} = r.pk AND m.field = ? AND m.${column} IS NOT NULL`;
 
@@ -32,7 +35,7 @@ export function pageByField<Row>(
     `SELECT ${columns} FROM ${values} JOIN ${table} r ON r.pk = sv.${itemKey}
      WHERE sv.${scope} = ? AND sv.field = ? AND sv.${column} IS NOT NULL${range.map((test) => ` AND ${test.sql}`).join('')}
        AND ${live} AND ${where.sql}
-       AND sv.${column} = (SELECT ${pick}(m.${column}) FROM ${valueTable} m WHERE m.${itemKey} = sv.${itemKey} AND m.field = sv.field)
+       ${extreme}
      ORDER BY sv.${column} ${direction}, r.id ${direction}
      LIMIT ? OFFSET ?`,
     scopePk, sort.field, ...range.flatMap((test) => test.params), ...where.params, limit, offset,

@@ -39,6 +39,16 @@ export function sortingCases(h: Harness): void {
       expect((await g.page(sortBy('name', false))).labels).toEqual(['beta', 'gamma', 'delta', 'alpha', 'epsilon']);
     });
 
+    it('orders a single-valued field marked as such (multi: false) exactly as it does unmarked', async () => {
+      const g = await gadgets(h);
+      for (const [field, kind] of [['score', 'number'], ['due', 'text'], ['active', 'boolean'], ['name', 'text']] as const) {
+        for (const ascending of [true, false]) {
+          const unmarked = sortBy(field, ascending, kind);
+          expect((await g.page({ ...unmarked, multi: false })).labels, `${field} ${ascending}`).toEqual((await g.page(unmarked)).labels);
+        }
+      }
+    });
+
     it('sorts a multi-valued field by its smallest element ascending and its largest descending', async () => {
       const g = await gadgets(h);
       expect((await g.page(sortBy('tags', true))).labels)

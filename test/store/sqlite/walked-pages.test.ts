@@ -41,7 +41,9 @@ describe('sqlite pages read by walking the sort order', () => {
   });
 
   it.each(FILTER_CASES)('walks a field sort in the same order as the sorted set: $title', ({ filter }) => {
-    for (const sort of [sortBy('score', true, 'number'), sortBy('due', false), sortBy('tags', true)]) {
+    const score = sortBy('score', true, 'number');
+    const due = sortBy('due', false);
+    for (const sort of [score, { ...score, multi: false }, due, { ...due, multi: false }, sortBy('tags', true)]) {
       const query = { filter, sort, offset: 0, limit: 100 };
       const walked = pageItems<RecordRow>(c, RECORDS, typePk, query, 0);
       const sorted = pageItems<RecordRow>(c, RECORDS, typePk, query, Number.POSITIVE_INFINITY);
