@@ -14,11 +14,12 @@ import type { ItemSpace } from './items.ts';
  * `where` is the compiled filter on the items table `r`; the caller counts the total. `walk`
  * forces the value index of the sort field to drive the first part (see FEW_MATCHES in
  * item-pages.ts); `range` (tests on `sv.v_text` or `sv.v_num`) narrows the walked values to those the filter
- * admits (filter-predicate.ts).
+ * admits (filter-predicate.ts), and `valued`, when given, is the test of the items with a value
+ * that remains once `range` has done its part (`where` still tests the items without one).
  */
 export function pageByField<Row>(
   c: Connection, space: ItemSpace, scopePk: number, where: SqlFragment, sort: SortSpec,
-  page: { offset: number; limit: number; walk: boolean; range?: SqlFragment[] | undefined },
+  page: { offset: number; limit: number; walk: boolean; range?: SqlFragment[] | undefined; valued?: SqlFragment | undefined },
 ): Row[] {
   const { offset, limit } = page;
   const { table, values: valueTable, itemKey, scope, live, columns } = space;
@@ -31,14 +32,15 @@ export function pageByField<Row>(
   const range = page.range ?? [];
   const hasValue = `SELECT 1 FROM ${valueTable} m WHERE m.${itemKey} = r.pk AND m.field = ? AND m.${column} IS NOT NULL`;
 
+  const valuedTest = page.valued ?? where;
   const valued = c.all<Row>(
     `SELECT ${columns} FROM ${values} JOIN ${table} r ON r.pk = sv.${itemKey}
      WHERE sv.${scope} = ? AND sv.field = ? AND sv.${column} IS NOT NULL${range.map((test) => ` AND ${test.sql}`).join('')}
-       AND ${live} AND ${where.sql}
+       AND ${live} AND ${valuedTest.sql}
        ${extreme}
      ORDER BY sv.${column} ${direction}, r.id ${direction}
      LIMIT ? OFFSET ?`,
-    scopePk, sort.field, ...range.flatMap((test) => test.params), ...where.params, limit, offset,
+    scopePk, sort.field, ...range.flatMap((test) => test.params), ...valuedTest.params, limit, offset,
   );
   if (valued.length === limit) return valued;
 

@@ -41,19 +41,32 @@ function valueTest(node: ComparisonNode, space: ItemSpace): SqlFragment {
   return { sql: `${negated ? 'NOT ' : ''}EXISTS (${rows})`, params: [node.field, ...(test?.params ?? [])] };
 }
 
+/** What sortRange makes of a filter: tests on the walked value, and what is left to test per item. */
+export interface SortRange {
+  range: SqlFragment[];
+  /** The filter without the comparisons `range` fully replaces (undefined: nothing left to test). */
+  rest: FilterNode | undefined;
+}
+
 /**
  * A range on the sort field's own value that every match satisfies, as a test on the walked
  * value column (`column`): a top-level (or and-ed) comparison of the single-valued sort field.
  * Walking only that range skips the items the filter would reject anyway, e.g. all dates before
- * the filter's lower bound when sorting by date ascending.
+ * the filter's lower bound when sorting by date ascending. When the sort is known to read an
+ * item's only value of the field (`multi: false`), a walked value in the range is the test
+ * itself, so those comparisons leave the per-item filter (`rest`); otherwise they stay.
  */
-export function sortRange(filter: FilterNode | undefined, sort: SortSpec, column: string): SqlFragment[] {
-  if (!filter || sort.system) return [];
+export function sortRange(filter: FilterNode | undefined, sort: SortSpec, column: string): SortRange {
+  if (!filter || sort.system) return { range: [], rest: filter };
   const comparisons = filter.kind === 'and' ? filter.nodes : [filter];
-  return comparisons.flatMap((node) => {
-    if (node.kind !== 'cmp' || node.system || node.multi || node.field !== sort.field) return [];
-    if (!['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'starts_with'].includes(node.op)) return [];
-    const test = positiveTest(column, node.op, node);
-    return test ? [test] : [];
-  });
+  const range: SqlFragment[] = [];
+  const left: FilterNode[] = [];
+  for (const node of comparisons) {
+    const test = node.kind === 'cmp' && !node.system && !node.multi && node.field === sort.field
+      && ['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'starts_with'].includes(node.op) ? positiveTest(column, node.op, node) : null;
+    if (test) range.push(test);
+    if (!test || sort.multi !== false) left.push(node);
+  }
+  if (left.length === comparisons.length) return { range, rest: filter };
+  return { range, rest: left.length === 0 ? undefined : { kind: 'and', nodes: left } };
 }

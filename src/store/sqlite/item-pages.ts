@@ -83,8 +83,10 @@ export function pageItems<Row>(
     const walk = fewMatches !== undefined ? total > fewMatches : shouldWalk(total, scopeTotal, query.offset + query.limit);
     const test = walk && query.filter ? compilePredicate(query.filter, space) : where;
     if (!query.sort.system) {
-      const range = walk ? sortRange(query.filter, query.sort, `sv.${query.sort.valueKind === 'text' ? 'v_text' : 'v_num'}`) : [];
-      return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk, range }), total };
+      if (!walk) return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk }), total };
+      const { range, rest } = sortRange(query.filter, query.sort, `sv.${query.sort.valueKind === 'text' ? 'v_text' : 'v_num'}`);
+      const valued = rest === query.filter ? test : rest ? compilePredicate(rest, space) : { sql: '1', params: [] };
+      return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk, range, valued }), total };
     }
     const sort = systemSort(query.sort, space);
     const table = walk ? `${space.table} r INDEXED BY ${sort.index}` : `${space.table} r`;

@@ -54,11 +54,22 @@ describe('sqlite pages read by walking the sort order', () => {
   it('narrows the walk to the range of the sort field the filter admits, in both directions', () => {
     const atLeast10 = { kind: 'cmp', field: 'score', system: false, op: 'gte', value: 10, valueKind: 'number', multi: false } as const;
     for (const ascending of [true, false]) {
-      const query = { filter: atLeast10, sort: sortBy('score', ascending, 'number'), offset: 1, limit: 2 };
-      const walked = pageItems<RecordRow>(c, RECORDS, typePk, query, 0);
-      expect(labelsOf(walked.rows)).toEqual(ascending ? ['epsilon', 'beta'] : ['epsilon', 'alpha']);
-      expect(walked.total).toBe(3);
+      // Marked single-valued, the range alone tests the comparison; unmarked, it is tested again per item.
+      for (const multi of [undefined, false]) {
+        const query = { filter: atLeast10, sort: { ...sortBy('score', ascending, 'number'), multi }, offset: 1, limit: 2 };
+        const walked = pageItems<RecordRow>(c, RECORDS, typePk, query, 0);
+        expect(labelsOf(walked.rows)).toEqual(ascending ? ['epsilon', 'beta'] : ['epsilon', 'alpha']);
+        expect(walked.total).toBe(3);
+      }
     }
+  });
+
+  it('keeps items lacking the sort value out of a page once the range has replaced the comparison', () => {
+    // Ten past the three that have a score >= 10: the page must stop there, not continue with
+    // the items that have no score at all (the comparison left the per-item test, not the filter).
+    const atLeast10 = { kind: 'cmp', field: 'score', system: false, op: 'gte', value: 10, valueKind: 'number', multi: false } as const;
+    const query = { filter: atLeast10, sort: { ...sortBy('score', true, 'number'), multi: false }, offset: 0, limit: 10 };
+    expect(labelsOf(pageItems<RecordRow>(c, RECORDS, typePk, query, 0).rows)).toEqual(['alpha', 'epsilon', 'beta']);
   });
 
   it('sees a write made through another connection in the next total', async () => {
