@@ -221,6 +221,23 @@ export function graphCases(h: Harness): void {
       ]);
     });
 
+    it('reads an edge between two frontier records once, nothing through a deleted one, and both ends with their classification', async () => {
+      const g = await fixedGraph(h);
+      const show = (edges: GraphEdge[]) => edges.map((e) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`).sort();
+      const classified = (id: string, category: 'partner' | 'investor', strength: 'strong' | 'weak') =>
+        ({ record_id: id, category, strength, score: 50, reasons: [], classified_at: '2026-01-01T00:00:00.000Z' });
+      await h.store.saveClassifications(g.ws.id, [classified(g.id.Cat, 'partner', 'strong'), classified(g.id.Ann, 'investor', 'weak')], []);
+      const step = await h.store.expandGraph(g.ws.id, [g.id.Dan, g.id.Cat, g.id.Eve]);
+      expect(show(step.edges)).toEqual([
+        'Ann-knows/link->Dan', 'Cat-company/field->Globex', 'Cat-partner_of/link->Acme', 'D1-contacts/field->Cat', 'Dan-introduced_by/link->Cat',
+      ]);
+      const byId = (records: GraphRecord[]) => [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const ends = [g.id.Ann, g.id.Dan, g.id.Cat, g.id.Globex, g.id.Acme, g.id.D1];
+      expect(byId(step.records)).toEqual(byId(await h.store.graphRecords(g.ws.id, ends)));
+      expect(step.records.find((r) => r.id === g.id.Cat)).toMatchObject({ object_type_slug: 'contacts', category: 'partner', strength: 'strong' });
+      expect(step.records.find((r) => r.id === g.id.Ann)).toMatchObject({ category: 'investor', strength: 'weak' });
+    });
+
     it('reads interactions, contact ids by page and classifications back', async () => {
       const g = await fixedGraph(h);
       const note = await h.store.createNote(g.ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [g.id.Ann], created_by: null }, []);
