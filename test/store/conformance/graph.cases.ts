@@ -80,6 +80,27 @@ export function graphCases(h: Harness): void {
       ]);
     });
 
+    it('lists the edges among records of the last depth and among records past a limit cut, as well as those of expanded records', async () => {
+      const g = await fixedGraph(h);
+      expect((await run(g, 'Acme', { depth: 1 })).edges).toEqual([
+        'Ann-company/field->Acme', 'Ben-company/field->Acme', 'Cat-partner_of/link->Acme', 'D1-company/field->Acme', 'Acme-partner_of/link->Fay',
+        'D1-contacts/field->Cat',
+      ]);
+      expect(await run(g, 'Acme', { depth: 2, limit: 8 })).toEqual({
+        nodes: ['Acme@0<-', 'Ann@1<Acme', 'Ben@1<Acme', 'Cat@1<Acme', 'D1@1<Acme', 'Fay@1<Acme', 'Dan@2<Ann', 'D2@2<Ann'],
+        edges: [
+          'Ann-company/field->Acme', 'Ben-company/field->Acme', 'Cat-partner_of/link->Acme', 'D1-company/field->Acme', 'Acme-partner_of/link->Fay',
+          'Ann-knows/link->Dan', 'D2-contacts/field->Ann', 'D1-contacts/field->Cat', 'Dan-introduced_by/link->Cat',
+        ],
+        truncated: true,
+      });
+      expect(await run(g, 'Dan', { depth: 3, limit: 7, types: ['contacts', 'deals'] })).toEqual({
+        nodes: ['Dan@0<-', 'Ann@1<Dan', 'Cat@1<Dan', 'D2@2<Ann', 'D1@2<Cat', 'Ben@3<Acme', 'Fay@3<Acme'],
+        edges: ['Ann-knows/link->Dan', 'Dan-introduced_by/link->Cat', 'D2-contacts/field->Ann', 'D1-contacts/field->Cat'],
+        truncated: false,
+      });
+    });
+
     it('finds the shortest paths, warmest first, and none beyond max_depth', async () => {
       const g = await fixedGraph(h);
       const at = '2026-01-01T00:00:00.000Z';
