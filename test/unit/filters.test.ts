@@ -206,13 +206,13 @@ describe('parseSort', () => {
   });
 
   it('sorts by data fields with their value kind', () => {
-    expect(parseSort(deals, 'amount', false)).toEqual({ field: 'amount', system: false, valueKind: 'number', ascending: false });
-    expect(parseSort(projects, 'active', true)).toEqual({ field: 'active', system: false, valueKind: 'boolean', ascending: true });
-    expect(parseSort(deals, 'stage', undefined)).toEqual({ field: 'stage', system: false, valueKind: 'text', ascending: true });
+    expect(parseSort(deals, 'amount', false)).toEqual({ field: 'amount', system: false, valueKind: 'number', ascending: false, multi: false });
+    expect(parseSort(projects, 'active', true)).toEqual({ field: 'active', system: false, valueKind: 'boolean', ascending: true, multi: false });
+    expect(parseSort(deals, 'stage', undefined)).toEqual({ field: 'stage', system: false, valueKind: 'text', ascending: true, multi: false });
   });
 
   it('sorts by system fields, with id as record_id', () => {
-    expect(parseSort(deals, 'updated_at', true)).toEqual({ field: 'updated_at', system: true, valueKind: 'text', ascending: true });
+    expect(parseSort(deals, 'updated_at', true)).toEqual({ field: 'updated_at', system: true, valueKind: 'text', ascending: true, multi: false });
     expect(parseSort(deals, 'id', true)).toMatchObject({ field: 'record_id', system: true });
   });
 

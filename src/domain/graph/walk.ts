@@ -56,8 +56,13 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
     (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
   const seen = new Map<string, WalkNode>([[root.id, node(root, 0, null)]]);
   const returned: WalkNode[] = [seen.get(root.id)!];
+  const returnedIds = new Set([root.id]);
   let level: WalkNode[] = [returned[0]!];
   let truncated = false;
+  // Edges of the answer met while expanding: every edge touching an expanded record is in its
+  // expansion, so only the edges among records never expanded are read again at the end.
+  const expanded = new Set<string>();
+  const known = new Map<string, GraphEdge>();
 
   // Wanted records found per record expanded, as last seen: sizes the next chunk (see chunkSize).
   let yieldPerRecord = 0;
@@ -91,6 +96,12 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
           break;
         }
         returned.push(n);
+        returnedIds.add(n.record_id);
+      }
+      // Both ends' places in the answer are final now: an end is older than this step or was met in it.
+      for (const n of chunk) expanded.add(n.record_id);
+      for (const edge of step.edges) {
+        if (returnedIds.has(edge.source) && returnedIds.has(edge.target)) known.set(edgeKey(edge), edge);
       }
       yieldPerRecord = (returned.length - before) / chunk.length;
       if (seen.size >= VISIT_MAX && !truncated) truncated = true;
@@ -98,8 +109,11 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
     level = next;
   }
 
-  // The answer's edges in one more round trip (at most limit ≤ 1000 ids), those between two nodes of the last depth included.
-  const edges = returned.length > 1 && opts.edges !== false ? await store.edgesAmong(workspaceId, returned.map((n) => n.record_id)) : [];
+  if (returned.length < 2 || opts.edges === false) return { nodes: returned, edges: [], truncated };
+  // The rest of the answer's edges, those between two records never expanded (the last depth's
+  // among them), in one more round trip of at most limit ≤ 1000 ids.
+  const unexpanded = returned.filter((n) => !expanded.has(n.record_id)).map((n) => n.record_id);
+  const edges = [...known.values(), ...(unexpanded.length > 1 ? await store.edgesAmong(workspaceId, unexpanded) : [])];
   return { nodes: returned, edges: orderEdges(edges, returned), truncated };
 }
 

@@ -1,6 +1,6 @@
 import { CrmError } from '../../domain/errors.ts';
 import { COMM_INTERACTIONS } from '../../domain/graph/scoring.ts';
-import type { Classification, GraphEdge, GraphRecord, Interaction, Link } from '../../domain/graph/types.ts';
+import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Link, Strength } from '../../domain/graph/types.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
@@ -16,6 +16,10 @@ export const toLink = (row: LinkRow): Link => ({ ...row, properties: row.propert
 export const CLASSIFICATION_COLUMNS = 'record_id, workspace_id, category, strength, score, reasons, classified_at';
 export type ClassificationRow = Omit<Classification, 'reasons'> & { reasons: string };
 export const toClassification = (row: ClassificationRow): Classification => ({ ...row, reasons: JSON.parse(row.reasons) as Classification['reasons'] });
+
+/** An edge of expandGraph with the GraphRecord of each end: source, target, type, origin, then (type, category, strength) of each end. */
+type ExpandRow = [string, string, string, GraphEdge['origin'], string, Category | null, Strength | null, string, Category | null, Strength | null];
+const EXPAND_COLUMNS = 'rel.from_id, rel.to_id, rel.type, rel.source, a.object_type_slug, ka.category, ka.strength, b.object_type_slug, kb.category, kb.strength';
 
 /** A JSON array parameter read with json_each, so one statement takes any number of ids. */
 const ids = (values: readonly string[]): string => JSON.stringify([...new Set(values)]);
@@ -118,25 +122,36 @@ export function graphMethods(c: Connection) {
       });
     },
 
-    /** Two index range scans per frontier id (from_id is the key's prefix, relations_by_to leads with to_id). */
+    /**
+     * Two index range scans per frontier id (from_id leads the primary key, to_id relations_by_to,
+     * which covers from_id, type and source); an edge met from both ends is read once, on its
+     * from side. Each end's liveness, workspace, object type and classification come from
+     * records_live_graph and contact_classifications in the same statement, so the records of the
+     * answer need no second read; the workspace is checked on the records, not on each relation.
+     */
     expandGraph(workspaceId: string, recordIds: readonly string[]): { edges: GraphEdge[]; records: GraphRecord[] } {
-      const frontier = ids(recordIds);
-      const edges = c.all<GraphEdge>(
-        `WITH f(id) AS (SELECT value FROM json_each(?)),
-         e AS (
-           SELECT rel.from_id, rel.to_id, rel.type, rel.source FROM f JOIN relations rel ON rel.from_id = f.id WHERE rel.workspace_id = ?
-           UNION
-           SELECT rel.from_id, rel.to_id, rel.type, rel.source FROM f JOIN relations rel ON rel.to_id = f.id WHERE rel.workspace_id = ?
-         )
-         SELECT e.from_id AS source, e.to_id AS target, e.type, e.source AS origin FROM e
-           JOIN records a ON a.id = e.from_id AND a.deleted_at IS NULL
-           JOIN records b ON b.id = e.to_id AND b.deleted_at IS NULL
-         WHERE e.from_id <> e.to_id`,
-        frontier, workspaceId, workspaceId,
+      const ends = `
+          JOIN records a ON a.id = rel.from_id AND a.workspace_id = ? AND a.deleted_at IS NULL
+          JOIN records b ON b.id = rel.to_id AND b.workspace_id = ? AND b.deleted_at IS NULL
+          LEFT JOIN contact_classifications ka ON ka.record_id = rel.from_id
+          LEFT JOIN contact_classifications kb ON kb.record_id = rel.to_id`;
+      const rows = c.rows<ExpandRow>(
+        `WITH f(id) AS (SELECT value FROM json_each(?))
+         SELECT ${EXPAND_COLUMNS} FROM f JOIN relations rel ON rel.from_id = f.id ${ends}
+         WHERE rel.to_id <> rel.from_id
+         UNION ALL
+         SELECT ${EXPAND_COLUMNS} FROM f JOIN relations rel ON rel.to_id = f.id ${ends}
+         WHERE rel.from_id NOT IN (SELECT id FROM f) AND rel.to_id <> rel.from_id`,
+        ids(recordIds), workspaceId, workspaceId, workspaceId, workspaceId,
       );
-      const ends = new Set<string>();
-      for (const edge of edges) ends.add(edge.source).add(edge.target);
-      return { edges, records: ends.size ? graphRecords(workspaceId, [...ends]) : [] };
+      const edges: GraphEdge[] = [];
+      const records = new Map<string, GraphRecord>();
+      for (const [source, target, type, origin, sourceType, sourceCategory, sourceStrength, targetType, targetCategory, targetStrength] of rows) {
+        edges.push({ source, target, type, origin });
+        if (!records.has(source)) records.set(source, { id: source, object_type_slug: sourceType, category: sourceCategory, strength: sourceStrength });
+        if (!records.has(target)) records.set(target, { id: target, object_type_slug: targetType, category: targetCategory, strength: targetStrength });
+      }
+      return { edges, records: [...records.values()] };
     },
 
     graphRecords,

@@ -6,7 +6,7 @@ import { translateError } from './errors.ts';
 import { requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
 import { relatedOf, replaceFieldRelations, type RelationSource } from './relations.ts';
-import { idFor, now, RECORD_COLUMNS, toRecord, type ObjectTypeRow, type RecordRow } from './rows.ts';
+import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
 /** Synchronous record methods of the Store: writes keep claims, relations and indexes in step. */
@@ -56,11 +56,12 @@ export function recordMethods(c: Connection) {
 
     getRecords(workspaceId: string, recordIds: readonly string[]): StoredRecord[] {
       if (recordIds.length === 0) return [];
-      return c.all<RecordRow>(
-        `SELECT ${RECORD_COLUMNS} FROM records r
+      // As arrays: a walk's answer names up to 1000 records, and a row object each was a fifth of the read.
+      return c.rows<RecordValues>(
+        `SELECT ${RECORD_VALUES} FROM records r
          WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
         JSON.stringify(recordIds), workspaceId,
-      ).map(toRecord);
+      ).map(recordOf);
     },
 
     updateRecord(

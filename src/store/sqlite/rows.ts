@@ -48,6 +48,14 @@ export interface RecordRow extends Omit<StoredRecord, 'data'> {
   data: string;
 }
 
+/** The columns of a StoredRecord in the order of `RecordValues`, for reads of many records as arrays (Connection.rows). */
+export const RECORD_VALUES = 'r.id, r.workspace_id, r.object_type_slug, r.data, r.assignee_id, r.created_by, r.created_at, r.updated_at, r.deleted_at';
+export type RecordValues = [string, string, string, string, string | null, string | null, string, string, string | null];
+
+export function recordOf([id, workspace_id, object_type_slug, data, assignee_id, created_by, created_at, updated_at, deleted_at]: RecordValues): StoredRecord {
+  return { id, workspace_id, object_type_slug, data: JSON.parse(data) as StoredRecord['data'], assignee_id, created_by, created_at, updated_at, deleted_at };
+}
+
 export const RELATION_COLUMNS = 'type, source, from_id, from_object, to_id, to_object, created_at';
 export type RelationRow = Relation;
 

@@ -80,6 +80,27 @@ export function graphCases(h: Harness): void {
       ]);
     });
 
+    it('lists the edges among records of the last depth and among records past a limit cut, as well as those of expanded records', async () => {
+      const g = await fixedGraph(h);
+      expect((await run(g, 'Acme', { depth: 1 })).edges).toEqual([
+        'Ann-company/field->Acme', 'Ben-company/field->Acme', 'Cat-partner_of/link->Acme', 'D1-company/field->Acme', 'Acme-partner_of/link->Fay',
+        'D1-contacts/field->Cat',
+      ]);
+      expect(await run(g, 'Acme', { depth: 2, limit: 8 })).toEqual({
+        nodes: ['Acme@0<-', 'Ann@1<Acme', 'Ben@1<Acme', 'Cat@1<Acme', 'D1@1<Acme', 'Fay@1<Acme', 'Dan@2<Ann', 'D2@2<Ann'],
+        edges: [
+          'Ann-company/field->Acme', 'Ben-company/field->Acme', 'Cat-partner_of/link->Acme', 'D1-company/field->Acme', 'Acme-partner_of/link->Fay',
+          'Ann-knows/link->Dan', 'D2-contacts/field->Ann', 'D1-contacts/field->Cat', 'Dan-introduced_by/link->Cat',
+        ],
+        truncated: true,
+      });
+      expect(await run(g, 'Dan', { depth: 3, limit: 7, types: ['contacts', 'deals'] })).toEqual({
+        nodes: ['Dan@0<-', 'Ann@1<Dan', 'Cat@1<Dan', 'D2@2<Ann', 'D1@2<Cat', 'Ben@3<Acme', 'Fay@3<Acme'],
+        edges: ['Ann-knows/link->Dan', 'Dan-introduced_by/link->Cat', 'D2-contacts/field->Ann', 'D1-contacts/field->Cat'],
+        truncated: false,
+      });
+    });
+
     it('finds the shortest paths, warmest first, and none beyond max_depth', async () => {
       const g = await fixedGraph(h);
       const at = '2026-01-01T00:00:00.000Z';
@@ -219,6 +240,23 @@ export function graphCases(h: Harness): void {
       expect(show(await h.store.edgesAmong(g.ws.id, [g.id.Ann, g.id.Acme, g.id.Dan, g.id.Cat]))).toEqual([
         'Ann-company/field->Acme', 'Ann-knows/link->Dan', 'Cat-partner_of/link->Acme', 'Dan-introduced_by/link->Cat',
       ]);
+    });
+
+    it('reads an edge between two frontier records once, nothing through a deleted one, and both ends with their classification', async () => {
+      const g = await fixedGraph(h);
+      const show = (edges: GraphEdge[]) => edges.map((e) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`).sort();
+      const classified = (id: string, category: 'partner' | 'investor', strength: 'strong' | 'weak') =>
+        ({ record_id: id, category, strength, score: 50, reasons: [], classified_at: '2026-01-01T00:00:00.000Z' });
+      await h.store.saveClassifications(g.ws.id, [classified(g.id.Cat, 'partner', 'strong'), classified(g.id.Ann, 'investor', 'weak')], []);
+      const step = await h.store.expandGraph(g.ws.id, [g.id.Dan, g.id.Cat, g.id.Eve]);
+      expect(show(step.edges)).toEqual([
+        'Ann-knows/link->Dan', 'Cat-company/field->Globex', 'Cat-partner_of/link->Acme', 'D1-contacts/field->Cat', 'Dan-introduced_by/link->Cat',
+      ]);
+      const byId = (records: GraphRecord[]) => [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const ends = [g.id.Ann, g.id.Dan, g.id.Cat, g.id.Globex, g.id.Acme, g.id.D1];
+      expect(byId(step.records)).toEqual(byId(await h.store.graphRecords(g.ws.id, ends)));
+      expect(step.records.find((r) => r.id === g.id.Cat)).toMatchObject({ object_type_slug: 'contacts', category: 'partner', strength: 'strong' });
+      expect(step.records.find((r) => r.id === g.id.Ann)).toMatchObject({ category: 'investor', strength: 'weak' });
     });
 
     it('reads interactions, contact ids by page and classifications back', async () => {
