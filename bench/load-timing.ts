@@ -11,7 +11,11 @@ const size = Number(process.argv[2] ?? '20000');
 const root = mkdtempSync(join(tmpdir(), 'crm-load-'));
 try {
   const { load } = await ensureDataset(root, size, () => undefined);
-  console.log(`${size} records: ${Math.round(load.records_per_s)} records/s overall, createRecords alone ${Math.round(load.store_records_per_s)} records/s`);
+  const both = load.store_seconds + (load.links_seconds ?? 0);
+  console.log(
+    `${size} records: ${Math.round(load.records_per_s)} records/s overall, createRecords alone ${Math.round(load.store_records_per_s)} records/s, ` +
+      `createLinks ${Math.round(load.links_per_s ?? 0)} links/s, createRecords + createLinks ${Math.round(size / both)} records/s`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
