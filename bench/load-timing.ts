@@ -16,6 +16,9 @@ try {
     `${size} records: ${Math.round(load.records_per_s)} records/s overall, createRecords alone ${Math.round(load.store_records_per_s)} records/s, ` +
       `createLinks ${Math.round(load.links_per_s ?? 0)} links/s, createRecords + createLinks ${Math.round(size / both)} records/s`,
   );
+  if (load.records_cpu_seconds !== undefined) {
+    console.log(`  CPU time: createRecords ${Math.round(size / load.records_cpu_seconds)} records per CPU second, createLinks ${Math.round(size / load.links_cpu_seconds!)} records per CPU second`);
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
