@@ -118,7 +118,7 @@ for (const size of opts.sizes) {
   const d = await ensureDataset(DATA, size, log);
   datasets.set(size, d);
   results.datasets.push({ size, counts: d.counts, links: d.links, cached: d.cached, load: d.load });
-  log(`  ${d.cached ? 'cached' : 'loaded'}: ${Math.round(d.load.records_per_s).toLocaleString('en')} records/s (createRecords alone ${Math.round(d.load.store_records_per_s).toLocaleString('en')}/s)`);
+  log(`  ${d.cached ? 'cached' : 'loaded'}: ${Math.round(d.load.records_per_s).toLocaleString('en')} records/s (createRecords alone ${Math.round(d.load.store_records_per_s).toLocaleString('en')}/s, createLinks ${Math.round(d.load.links_per_s ?? 0).toLocaleString('en')} links/s)`);
 }
 await baselines('start');
 log(`tools at ${opts.toolsSize.toLocaleString('en')} records`);

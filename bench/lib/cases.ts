@@ -1,5 +1,5 @@
 import type { ToolName } from '../../gateway/tools/names.ts';
-import type { DatasetSample, Slug } from './generator.ts';
+import { BULK_LISTS, VIEWS, type DatasetSample, type Slug } from './generator.ts';
 import { seeded } from './random.ts';
 import type { GraphQLRequest, Params } from './styles.ts';
 
@@ -9,7 +9,7 @@ let drawn = 0;
 export class Sampler {
   private readonly rnd: () => number;
 
-  constructor(private readonly sample: DatasetSample, seed = 7) {
+  constructor(readonly sample: DatasetSample, seed = 7) {
     this.rnd = seeded(seed);
   }
 
@@ -35,7 +35,31 @@ export class Sampler {
   seq(): number {
     return ++drawn;
   }
+
+  /** One of the sampled values of a work data field of the dataset (lists, views, notes, tasks). */
+  some(items: readonly string[] | undefined): string {
+    if (!items?.length) throw new Error('the dataset has no work data: regenerate it (GENERATOR_VERSION)');
+    return this.pick(items);
+  }
+
+  /**
+   * Entries for lists.bulk_add_entry that no earlier call added: call n adds the n-th run of 100
+   * contacts of the pool to one of the bulk target lists in turn, so the run needs BULK_LISTS ×
+   * pool / 100 calls before a pair repeats (then the tool answers conflict, counted as errors).
+   */
+  bulkEntries(): { list_id: string; entries: Array<{ record_id: string; data: Record<string, unknown> }> } {
+    const { bulkListIds = [], bulkPool = [] } = this.sample;
+    const n = this.seq();
+    const runs = Math.max(1, Math.floor(bulkPool.length / 100));
+    const start = (Math.floor(n / BULK_LISTS) % runs) * 100;
+    return {
+      list_id: this.some(bulkListIds.length ? [bulkListIds[n % bulkListIds.length]!] : []),
+      entries: bulkPool.slice(start, start + 100).map((id) => ({ record_id: id, data: { source: 'bench' } })),
+    };
+  }
 }
+
+const BIG_OPEN_DEALS = VIEWS[0];
 
 /**
  * One line per benchmarked tool: its params (drawn per call) and, when the catalog's own GraphQL
@@ -90,6 +114,29 @@ export const CASES: BenchCase[] = [
     params: () => ({ config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', time_bucket: 'month', chart_type: 'stacked_bar' } }),
   },
   { tool: 'analytics.pipeline', scale: true, params: () => ({}) },
+  // Every tool family has a figure: lists, views, notes, tasks and the timeline on the generator's work data.
+  {
+    tool: 'lists.entries', scale: true,
+    params: (s) => ({
+      list_id: s.some(s.sample.pipelineListId ? [s.sample.pipelineListId] : []), filters: { stage: { in: ['qualified', 'proposal'] } },
+      sort_field: 'forecast', ascending: false, page: s.int(1, 4), page_size: 25,
+    }),
+  },
+  { tool: 'views.get', params: (s) => ({ view_id: s.some(s.sample.viewIds) }) },
+  // records.list has no view_id: a caller reads a saved view (views.get) and passes its filters and sort, as here.
+  {
+    tool: 'records.list', variant: 'view',
+    params: (s) => ({
+      object_type_slug: BIG_OPEN_DEALS.object_type_slug, filters: structuredClone(BIG_OPEN_DEALS.filters),
+      sort_field: BIG_OPEN_DEALS.sorts[0].field, ascending: BIG_OPEN_DEALS.sorts[0].ascending, page: s.int(1, 4), page_size: 25,
+    }),
+  },
+  { tool: 'notes.list', scale: true, params: (s) => ({ record_id: s.some(s.sample.notedIds), page_size: 25 }) },
+  { tool: 'notes.list', variant: 'workspace', params: (s) => ({ page: s.int(1, 4), page_size: 25 }) },
+  { tool: 'tasks.list', scale: true, params: (s) => ({ assignee_id: s.some(s.sample.taskAssignees), status: ['open', 'in_progress'], page: s.int(1, 4), page_size: 25 }) },
+  { tool: 'timeline.list', scale: true, params: (s) => ({ record_id: s.some(s.sample.notedIds), page_size: 25 }) },
+  { tool: 'timeline.list', variant: 'workspace', params: (s) => ({ page: s.int(1, 4), page_size: 25 }) },
+  { tool: 'lists.bulk_add_entry', writes: true, params: (s) => s.bulkEntries() },
   {
     tool: 'records.create', writes: true,
     params: (s) => {

@@ -12,7 +12,7 @@ import { COMPANY_HEADS, COMPANY_TAILS, DESCRIPTION_PARTS, FIRST_NAMES, JOB_TITLE
  * of N records has about 10 N relations (field references and links). Bump GENERATOR_VERSION
  * whenever the output changes; it keys the dataset cache.
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 export const COMPANIES_PER_BATCH = 500;
 const MIX = { companies: 0.1, contacts: 0.6 } as const;
 /** Links per record: with the field references (about 1.5 per record) a dataset has ~10 relations per record. */
@@ -37,10 +37,51 @@ export interface RawRecord {
   data: Record<string, unknown>;
 }
 
-/** What the load generator needs to address the dataset: record ids and search terms. */
+/** What the load generator needs to address the dataset: record ids and search terms, and the work data (lists, views, notes, tasks). */
 export interface DatasetSample {
   ids: Record<Slug, string[]>;
   searchTerms: string[];
+  /** The deals pipeline list (entries with stage, priority and forecast). */
+  pipelineListId?: string;
+  /** Empty lists of contacts that lists.bulk_add_entry fills, 100 contacts of bulkPool a call (see cases.ts). */
+  bulkListIds?: string[];
+  bulkPool?: string[];
+  viewIds?: string[];
+  /** Records with notes (and so timeline events), and users with tasks. */
+  notedIds?: string[];
+  taskAssignees?: string[];
+}
+
+/** The pipeline list of deals: a status field makes it a pipeline. */
+export const PIPELINE_LIST = {
+  object_type_slug: 'deals', name: 'Bench pipeline',
+  fields: [
+    { slug: 'stage', name: 'Stage', type: 'status', config: { options: ['lead', 'qualified', 'proposal', 'won', 'lost'] } },
+    { slug: 'priority', name: 'Priority', type: 'select', config: { options: ['low', 'medium', 'high'] } },
+    { slug: 'forecast', name: 'Forecast', type: 'number' },
+  ],
+} as const;
+/** Lists of contacts that lists.bulk_add_entry writes to, and the contacts it adds (a bounded sample). */
+export const BULK_LISTS = 50;
+export const BULK_POOL = 10_000;
+/** Saved views; records.list[view] reads the first one's rows. */
+export const VIEWS = [
+  { name: 'Big open deals', object_type_slug: 'deals', filters: { amount: { gte: 50_000 }, stage: { not_in: ['won', 'lost'] } }, sorts: [{ field: 'amount', ascending: false }], visible_fields: ['name', 'amount', 'stage'] },
+  { name: 'Software companies', object_type_slug: 'companies', filters: { industry: 'software' }, sorts: [{ field: 'employee_count', ascending: false }], visible_fields: ['name', 'domain'] },
+  { name: 'Managers', object_type_slug: 'contacts', filters: { job_title: { contains: 'manager' } }, sorts: [{ field: 'name', ascending: true }], visible_fields: ['name', 'email'] },
+] as const;
+/** Work data per record: the pipeline takes a sixth of the deals; a note on one record in NOTE_EVERY, a task on one in TASK_EVERY. */
+const PIPELINE_SHARE = 1 / 6;
+const NOTE_EVERY = 50;
+const TASK_EVERY = 100;
+const NOTE_KINDS = ['note', 'call', 'meeting', 'email'] as const;
+const TASK_STATUSES = ['open', 'open', 'in_progress', 'done'] as const;
+
+/** The work data of a batch, as callers would send it to lists.bulk_add_entry, notes.create and tasks.create. */
+export interface BatchWork {
+  entries: Array<{ record_id: string; data: Record<string, unknown> }>;
+  notes: Array<{ kind: (typeof NOTE_KINDS)[number]; title: string; body: string; record_ids: string[] }>;
+  tasks: Array<{ title: string; status: (typeof TASK_STATUSES)[number]; due_at: string; assignee_id: string; record_ids: string[] }>;
 }
 
 /** Splits a total into whole batches of companies with their contacts and deals. */
@@ -64,15 +105,57 @@ export class Generator {
   private readonly all: string[] = [];
   /** Links go through their own stream, so the records do not depend on them. */
   private readonly linkRnd: () => number;
+  /** So do lists, notes and tasks. */
+  private readonly workRnd: () => number;
+  private readonly bulkPool: Reservoir;
+  private readonly noted: Reservoir;
 
   constructor(seed: number, private readonly users: readonly string[]) {
     this.rnd = seeded(seed);
     this.linkRnd = seeded(seed ^ 0x11ee);
+    this.workRnd = seeded(seed ^ 0x3047);
     // The sample has its own stream, so the data does not depend on the sample size.
     const sampling = seeded(seed ^ 0x5eed);
     const { ids } = this.sample;
     this.reservoirs = { companies: new Reservoir(ids.companies, sampling), contacts: new Reservoir(ids.contacts, sampling), deals: new Reservoir(ids.deals, sampling) };
     this.terms = new Reservoir(this.sample.searchTerms, sampling);
+    this.sample.bulkPool = [];
+    this.sample.notedIds = [];
+    this.sample.taskAssignees = [...users];
+    this.bulkPool = new Reservoir(this.sample.bulkPool, sampling, BULK_POOL);
+    this.noted = new Reservoir(this.sample.notedIds, sampling);
+  }
+
+  /**
+   * Lists, notes and tasks on the records of a batch just made: pipeline entries for a share of
+   * its deals, notes on some records (a contact's note also names its company), tasks on others.
+   */
+  work(records: readonly RawRecord[]): BatchWork {
+    const out: BatchWork = { entries: [], notes: [], tasks: [] };
+    const r = this.workRnd;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+    for (const record of records) {
+      if (record.object_type_slug === 'contacts') this.bulkPool.add(record.id);
+      if (record.object_type_slug === 'deals' && r() < PIPELINE_SHARE) {
+        out.entries.push({
+          record_id: record.id,
+          data: { stage: pick(PIPELINE_LIST.fields[0].config.options), priority: pick(PIPELINE_LIST.fields[1].config.options), forecast: Math.round(r() * 100) * 1000 },
+        });
+      }
+      const also = typeof record.data.company === 'string' ? [record.data.company] : [];
+      if (r() < 1 / NOTE_EVERY) {
+        this.noted.add(record.id);
+        out.notes.push({
+          kind: pick(NOTE_KINDS), title: `${cap(pick(DESCRIPTION_PARTS))} with ${String(record.data.name)}`,
+          body: `${String(record.data.name)} ${pick(DESCRIPTION_PARTS)} ${pick(MARKETS)}.`, record_ids: [record.id, ...also],
+        });
+      }
+      if (r() < 1 / TASK_EVERY) {
+        const due = new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 365) * 86_400_000).toISOString().slice(0, 10);
+        out.tasks.push({ title: `Follow up ${String(record.data.name)}`, status: pick(TASK_STATUSES), due_at: due, assignee_id: pick(this.users), record_ids: [record.id] });
+      }
+    }
+    return out;
   }
 
   batch(counts: Record<Slug, number>): RawRecord[] {

@@ -115,12 +115,12 @@ export function renderMarkdown(r: Results): string {
     '',
     '## Datasets and server start',
     '',
-    table(['records', 'companies / contacts / deals', 'links', 'load s', 'records/s', 'createRecords records/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
+    table(['records', 'companies / contacts / deals', 'links', 'load s', 'records/s', 'createRecords records/s', 'createLinks links/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
       r.datasets.map((d) => {
         const start = r.server_starts.find((x) => x.size === d.size);
         return [n0(d.size), `${n0(d.counts.companies)} / ${n0(d.counts.contacts)} / ${n0(d.counts.deals)}`, d.links === undefined ? '–' : n0(d.links),
           `${d.load.seconds.toFixed(1)}${d.cached ? ' (cached)' : ''}`, n0(d.load.records_per_s), n0(d.load.store_records_per_s),
-          mb(d.load.peak_rss_mb), start ? start.seconds.toFixed(1) : '–', start ? mb(start.peak_rss_mb) : '–'];
+          d.load.links_per_s === undefined ? '–' : n0(d.load.links_per_s), mb(d.load.peak_rss_mb), start ? start.seconds.toFixed(1) : '–', start ? mb(start.peak_rss_mb) : '–'];
       })),
     '',
     'Loading is the Store bulk path (`createRecords`, one transaction per batch of whole companies with their contacts and deals, then `createLinks`); ' +

@@ -58,9 +58,41 @@ export function unindexValues(c: Connection, space: ItemSpace, itemPk: number): 
 }
 
 export function indexRecord(c: Connection, record: IndexTarget, data: RecordData): void {
-  indexValues(c, RECORDS, record.pk, record.object_type_pk, data);
-  const body = searchText(data);
-  if (body !== '') c.run('INSERT INTO records_fts (rowid, body) VALUES (?, ?)', record.pk, body);
+  indexRecords(c, [{ record, data }]);
+}
+
+/** A record_values row: record pk, object type pk, field, v_text, v_num. */
+type ValueRow = [number, number, string, string | null, number | null];
+
+/** Orders value rows as the value indexes hold them: (object type, field, text or number). */
+function byIndexOrder(a: ValueRow, b: ValueRow): number {
+  if (a[1] !== b[1]) return a[1] - b[1];
+  if (a[2] !== b[2]) return a[2] < b[2] ? -1 : 1;
+  if (a[3] !== b[3]) return a[3] === null ? -1 : b[3] === null ? 1 : a[3] < b[3] ? -1 : 1;
+  return (a[4] ?? 0) - (b[4] ?? 0);
+}
+
+/**
+ * The value rows and search text of live records. The value rows of the whole set are written in
+ * the value indexes' own order: a bulk load then walks each index once from left to right instead
+ * of touching a random page per value, which is what kept a large load slow once the index
+ * outgrew the page cache.
+ */
+export function indexRecords(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
+  const rows: ValueRow[] = [];
+  for (const { record, data } of records) {
+    for (const [field, value] of Object.entries(data)) {
+      for (const { text, num } of indexedValues(value)) rows.push([record.pk, record.object_type_pk, field, text, num]);
+    }
+  }
+  if (rows.length > 1) rows.sort(byIndexOrder);
+  const values = c.stmt(RECORDS.insertValue);
+  for (const row of rows) values.run(...row);
+  const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
+  for (const { record, data } of records) {
+    const body = searchText(data);
+    if (body !== '') search.run(record.pk, body);
+  }
 }
 
 export function unindexRecord(c: Connection, recordPk: number): void {

@@ -4,8 +4,8 @@ import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } fro
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { requireObjectType } from './object-types.ts';
-import { claimUniques, indexRecord, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
-import { relatedOf, replaceFieldRelations, type RelationSource } from './relations.ts';
+import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
+import { addFieldRelations, relatedOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -33,7 +33,11 @@ export function recordMethods(c: Connection) {
       });
     },
 
-    /** All rows first, so refs may point at records later in the batch; then claims, relations and indexes. */
+    /**
+     * All rows first, so refs may point at records later in the batch; then each record's claims
+     * and field edges (targets in the batch are known without a lookup); then the value and
+     * search index of the whole batch at once (record-index.ts).
+     */
     createRecords(workspaceId: string, inputs: NewRecord[], events?: NewEvent[]): number {
       return withEvents(c, workspaceId, events, () => {
         const at = now();
@@ -44,7 +48,14 @@ export function recordMethods(c: Connection) {
           return type;
         };
         const written = inputs.map((input, index) => inBatch(index, () => insertRecord(c, workspaceId, typeOf(input.object_type_slug), input, at)));
-        inputs.forEach((input, index) => inBatch(index, () => writeDerived(c, written[index]!, input, at, true)));
+        const inBatchTypes = new Map(written.map((row) => [row.id, row.object_type_slug]));
+        const stored = storedTargets(c, workspaceId);
+        const target: TargetLookup = (id) => inBatchTypes.get(id) ?? stored(id);
+        inputs.forEach((input, index) => inBatch(index, () => {
+          claimUniques(c, written[index]!, input.uniques);
+          addFieldRelations(c, written[index]!, input.refs, at, target);
+        }));
+        indexRecords(c, written.map((record, index) => ({ record, data: inputs[index]!.data })));
         return inputs.length;
       });
     },
@@ -120,10 +131,12 @@ function insertRecord(c: Connection, workspaceId: string, type: ObjectTypeRow, i
   });
 }
 
+const INSERT_RECORD = insertSql('records', 'id, workspace_id, object_type_pk, object_type_slug, data, assignee_id, created_by, created_at, updated_at, deleted_at');
+
 /** Inserts a record's row as given, as a record of the object type with this pk; the caller writes its derived rows. */
 export function insertRecordRow(c: Connection, objectTypePk: number, record: StoredRecord): WrittenRecord {
   const { lastInsertRowid } = c.run(
-    insertSql('records', 'id, workspace_id, object_type_pk, object_type_slug, data, assignee_id, created_by, created_at, updated_at, deleted_at'),
+    INSERT_RECORD,
     record.id, record.workspace_id, objectTypePk, record.object_type_slug, JSON.stringify(record.data), record.assignee_id,
     record.created_by, record.created_at, record.updated_at, record.deleted_at,
   );
@@ -135,11 +148,12 @@ export function insertRecordRow(c: Connection, objectTypePk: number, record: Sto
 
 /**
  * Claims, field relations and index rows of a freshly written record; conflicts roll back the
- * write. A `fresh` record has no edges yet, so without refs there is nothing to replace.
+ * write. A `fresh` record has no edges yet: its refs are added, not replaced.
  */
 function writeDerived(c: Connection, row: WrittenRecord, input: RecordWrite, at: string, fresh = false): void {
   claimUniques(c, row, input.uniques);
-  if (!fresh || input.refs.length > 0) replaceFieldRelations(c, row, input.refs, at);
+  if (fresh) addFieldRelations(c, row, input.refs, at, storedTargets(c, row.workspace_id));
+  else replaceFieldRelations(c, row, input.refs, at);
   indexRecord(c, row, input.data);
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../../src/domain/ids.ts';
-import { contact, expectCrmError, freshWorkspace, newRecord, NEWEST_FIRST, type Harness } from './harness.ts';
+import type { FilterNode, SortSpec } from '../../../src/domain/filter-ast.ts';
+import { GADGET_DATA, GADGETS } from './gadgets.ts';
+import { cmp, contact, expectCrmError, freshWorkspace, many, newRecord, NEWEST_FIRST, num, sortBy, type Harness } from './harness.ts';
 import { ev, timeline } from './work.ts';
 
 
@@ -70,6 +72,51 @@ export function bulkRecordCases(h: Harness): void {
         contact('Ada', 'ada@example.com'), contact('Twin', 'ada@example.com'),
       ]), 'conflict', { param: 'data.email', field: 'email', index: 1 });
       expect(await count(ws.id, 'contacts')).toBe(0);
+    });
+
+    it('indexes a batch for filters, sorts, totals and search exactly as one create at a time does', async () => {
+      // The bulk path writes a batch's value rows sorted by value; the answers must not show it.
+      const one = await freshWorkspace(h, 'one by one');
+      const bulk = await freshWorkspace(h, 'bulk');
+      const labelOf = new Map<string, string>();
+      for (const ws of [one, bulk]) await h.store.createObjectType(ws.id, GADGETS);
+      // Ids in label order in both workspaces: ties and missing values sort by id.
+      const idsFor = () => Object.keys(GADGET_DATA).map(() => newId('record')).sort();
+      const [oneIds, bulkIds] = [idsFor(), idsFor()];
+      const labels = Object.keys(GADGET_DATA);
+      for (const [i, data] of Object.values(GADGET_DATA).entries()) {
+        await h.store.createRecord(one.id, newRecord('gadgets', structuredClone(data), { id: oneIds[i] }));
+      }
+      await h.store.createRecords(bulk.id, Object.values(GADGET_DATA).map((data, i) => newRecord('gadgets', structuredClone(data), { id: bulkIds[i] })));
+      labels.forEach((label, i) => labelOf.set(oneIds[i]!, label).set(bulkIds[i]!, label));
+      const answer = async (wsId: string, sort: SortSpec, filter?: FilterNode) => {
+        const page = await h.store.listRecords(wsId, { object_type_slug: 'gadgets', filter, sort, offset: 0, limit: 10 });
+        return { labels: page.items.map((r) => labelOf.get(r.id)), total: page.total };
+      };
+      const asks: Array<[SortSpec, FilterNode?]> = [
+        [sortBy('score', false, 'number')], [sortBy('name', true)], [sortBy('due', true)],
+        [sortBy('score', true, 'number'), num('score', 'gte', 10)], [sortBy('name', true), many('tags', 'eq', 'blue')],
+        [sortBy('name', false), cmp('name', 'starts_with', 'gam')], [sortBy('due', false), cmp('active', 'eq', true, 'boolean')],
+      ];
+      for (const [sort, filter] of asks) expect(await answer(bulk.id, sort, filter)).toEqual(await answer(one.id, sort, filter));
+      expect((await h.store.searchRecords(bulk.id, { text: 'gamma', offset: 0, limit: 10 })).items.map((r) => labelOf.get(r.id))).toEqual(['gamma']);
+    });
+
+    it('lets refs of a batch point at stored records and at records of the batch, each distinct ref once', async () => {
+      const ws = await freshWorkspace(h);
+      const stored = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Stored' }));
+      const [companyId, personId] = [newId('record'), newId('record')];
+      await h.store.createRecords(ws.id, [
+        newRecord('companies', { name: 'Fresh' }, { id: companyId }),
+        newRecord('contacts', { name: 'Ada', company: stored.id }, { id: personId, refs: [{ field: 'company', to_id: stored.id }, { field: 'company', to_id: stored.id }] }),
+        newRecord('deals', { name: 'Deal', company: companyId, contacts: [personId] }, {
+          refs: [{ field: 'company', to_id: companyId }, { field: 'contacts', to_id: personId }],
+        }),
+      ]);
+      const edges = async (id: string) => (await h.store.getRelations(ws.id, id)).map((r) => [r.from_object, r.type, r.to_object]).sort();
+      expect(await edges(stored.id)).toEqual([['contacts', 'company', 'companies']]);
+      expect(await edges(personId)).toEqual([['contacts', 'company', 'companies'], ['deals', 'contacts', 'contacts']]);
+      expect(await edges(companyId)).toEqual([['deals', 'company', 'companies']]);
     });
 
     it('writes none of a batch with a ref to an unknown record or a record of an unknown type', async () => {
