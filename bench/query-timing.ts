@@ -1,8 +1,12 @@
 /**
- * Times the Store's list and search reads straight on a dataset file, without the gateway, for
- * looking at one query at a time: `npx tsx bench/query-timing.ts <crm.sqlite> [runs]`.
- * The file is opened as is (point it at a copy: counts may be cached in a table).
+ * Times the Store's list, search and aggregation reads straight on a dataset file, without the
+ * gateway, for looking at one query at a time: `npx tsx bench/query-timing.ts <crm.sqlite> [runs]`.
+ * The file is opened as is (point it at a copy: migrations apply, and the miss cases write).
+ * Aggregations are timed twice: read again unchanged (served from the write-version cache), and
+ * after a write of the object type each run (computed in SQL every time).
  */
+import Database from 'better-sqlite3';
+import type { AggregateQuery } from '../src/domain/reports/types.ts';
 import { parseFilter, parseSort } from '../src/domain/filters.ts';
 import { createSqliteStore } from '../src/store/sqlite/index.ts';
 
@@ -42,4 +46,28 @@ for (const [slug, label, filters, sortField, ascending] of LISTS) {
 for (const text of ['anna', 'acme corp', 'smith']) {
   await time(`search "${text}"`, () => store.searchRecords(ws, { text, offset: 0, limit: 25 }));
 }
+// The bench's reports.run case (deals: sum of amount by stage and month of creation) and
+// analytics.pipeline (deals: count and sum of amount by stage).
+const AGGREGATES: Array<[string, AggregateQuery]> = [
+  ['reports.run: deals sum(amount) by stage × month', {
+    scope: { object_type_slug: 'deals' }, metric: 'sum', metric_field: 'amount', group_by: { field: 'stage', valueKind: 'text' },
+    time: { field: 'created_at', system: true, bucket: 'month' }, max_rows: 10_001,
+  }],
+  ['analytics.pipeline: deals sum(amount) by stage', {
+    scope: { object_type_slug: 'deals' }, metric: 'sum', metric_field: 'amount', group_by: { field: 'stage', valueKind: 'text' }, max_rows: 10_010,
+  }],
+];
+// Another connection moves the write version as a record write would, without changing any answer.
+const writer = new Database(path);
+const deals = (await store.getObjectType(ws, 'deals'))!;
+const dealsPk = (writer.prepare('SELECT pk FROM object_types WHERE id = ?').get(deals.id) as { pk: number }).pk;
+const bump = writer.prepare('UPDATE record_versions SET version = version + 1 WHERE object_type_pk = ?');
+for (const [label, query] of AGGREGATES) {
+  await time(`${label}, unchanged`, () => store.aggregate(ws, query));
+  await time(`${label}, after a write`, () => {
+    bump.run(dealsPk);
+    return store.aggregate(ws, query);
+  });
+}
+writer.close();
 await store.close();

@@ -1,6 +1,7 @@
 import type { AggregateQuery, AggregateRow, TimeBucket } from '../../domain/reports/types.ts';
 import type { SystemField } from '../../domain/filter-ast.ts';
 import type { Connection, SqlParam } from './connection.ts';
+import { aggregateCache } from './count-cache.ts';
 import { compileFilter, type SqlFragment } from './filter-sql.ts';
 import { inSet } from './item-pages.ts';
 import { ENTRIES, RECORDS, type ItemSpace } from './items.ts';
@@ -89,7 +90,12 @@ function aggregateSql(space: ItemSpace, scopePk: number, q: AggregateQuery): Sql
   };
 }
 
-/** Aggregation in SQL: the database groups and measures, the process only receives the groups. */
+/**
+ * Aggregation in SQL: the database groups and measures, the process only receives the groups.
+ * Record aggregations are cached by the object type's write version (count-cache.ts), so a report
+ * or pipeline read again before any write of that type answers without reading its records, and
+ * is computed again after one. Entries are not cached: their liveness follows other tables.
+ */
 export function aggregateMethods(c: Connection) {
   return {
     aggregate(workspaceId: string, query: AggregateQuery): AggregateRow[] {
@@ -97,8 +103,11 @@ export function aggregateMethods(c: Connection) {
         ? [ENTRIES, requireList(c, workspaceId, query.scope.list_id).pk]
         : [RECORDS, requireObjectType(c, workspaceId, query.scope.object_type_slug).pk];
       const { sql, params } = aggregateSql(space, scopePk, query);
-      return c.all<{ grp: string | number | null; bucket: string | null; n: number; value: number | null }>(sql, ...params)
+      const cacheable = space.valuesOnlyLive && !c.db.inTransaction;
+      const run = (): AggregateRow[] => c.all<{ grp: string | number | null; bucket: string | null; n: number; value: number | null }>(sql, ...params)
         .map((row) => ({ group: row.grp, bucket: row.bucket, value: row.value, count: row.n }));
+      const rows = c.tx(() => aggregateCache(c).get(scopePk, `${sql}\u0000${JSON.stringify(params)}`, cacheable, run));
+      return rows.map((row) => ({ ...row }));
     },
   };
 }
