@@ -2,8 +2,8 @@
  * Times the Store's list, search and aggregation reads straight on a dataset file, without the
  * gateway, for looking at one query at a time: `npx tsx bench/query-timing.ts <crm.sqlite> [runs]`.
  * The file is opened as is (point it at a copy: migrations apply, and the miss cases write).
- * Aggregations are timed twice: read again unchanged (served from the write-version cache), and
- * after a write of the object type each run (computed in SQL every time).
+ * Aggregations are timed three times: read again unchanged (kept per block of records), after one
+ * record write each run (one block read again), and after a write in every block (all read again).
  */
 import Database from 'better-sqlite3';
 import type { AggregateQuery } from '../src/domain/reports/types.ts';
@@ -57,15 +57,23 @@ const AGGREGATES: Array<[string, AggregateQuery]> = [
     scope: { object_type_slug: 'deals' }, metric: 'sum', metric_field: 'amount', group_by: { field: 'stage', valueKind: 'text' }, max_rows: 10_010,
   }],
 ];
-// Another connection moves the write version as a record write would, without changing any answer.
+// Another connection moves write versions as record writes would, without changing any answer:
+// of one block of deals (one record written), or of every block (as good as never read before).
 const writer = new Database(path);
 const deals = (await store.getObjectType(ws, 'deals'))!;
 const dealsPk = (writer.prepare('SELECT pk FROM object_types WHERE id = ?').get(deals.id) as { pk: number }).pk;
-const bump = writer.prepare('UPDATE record_versions SET version = version + 1 WHERE object_type_pk = ?');
+const touchOne = writer.prepare('UPDATE record_block_versions SET version = version + 1 WHERE object_type_pk = ? AND block = ?');
+const touchAll = writer.prepare('UPDATE record_block_versions SET version = version + 1 WHERE object_type_pk = ?');
+const blocks = (writer.prepare('SELECT block FROM record_block_versions WHERE object_type_pk = ?').all(dealsPk) as Array<{ block: number }>).map((b) => b.block);
+let written = 0;
 for (const [label, query] of AGGREGATES) {
   await time(`${label}, unchanged`, () => store.aggregate(ws, query));
-  await time(`${label}, after a write`, () => {
-    bump.run(dealsPk);
+  await time(`${label}, after a record write`, () => {
+    touchOne.run(dealsPk, blocks[written++ % blocks.length]!);
+    return store.aggregate(ws, query);
+  });
+  await time(`${label}, every block written`, () => {
+    touchAll.run(dealsPk);
     return store.aggregate(ws, query);
   });
 }

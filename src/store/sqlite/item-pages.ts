@@ -78,8 +78,8 @@ export function pageItems<Row>(
   return c.tx(() => {
     const countAll = (): number => (matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`, where)));
     const key = matches ? `${matches.complement}\u0000${matches.sql}\u0000${JSON.stringify(matches.params)}` : '';
-    const total = countCache(c).get(scopePk, key, cacheable, countAll);
-    const scopeTotal = cacheable && matches ? countCache(c).get(scopePk, '', true, () => count(c, from(`${space.table} r`, { sql: '1', params: [] }))) : undefined;
+    const total = countCache(c).total(scopePk, key, cacheable, countAll);
+    const scopeTotal = cacheable && matches ? countCache(c).total(scopePk, '', true, () => count(c, from(`${space.table} r`, { sql: '1', params: [] }))) : undefined;
     const walk = fewMatches !== undefined ? total > fewMatches : shouldWalk(total, scopeTotal, query.offset + query.limit);
     const test = walk && query.filter ? compilePredicate(query.filter, space) : where;
     if (!query.sort.system) {
