@@ -73,7 +73,8 @@ function partialSql(space: ItemSpace, scopePk: number, q: AggregateQuery, reach:
   // timestamp from the index instead of each item's row (a third faster at 100k records).
   const one = 'block' in reach;
   const where = one ? (q.filter ? compilePredicate(q.filter, space) : { sql: '1', params: [] }) : inSet(q.filter ? compileFilter(q.filter, scopePk, space) : undefined);
-  const range = one ? { sql: 'r.pk >= ? AND r.pk < ?', params: [reach.block << BLOCK_SHIFT, (reach.block + 1) << BLOCK_SHIFT] } : { sql: '1', params: [] };
+  // Multiplied, not shifted: a JavaScript shift wraps at 2^31.
+  const range = one ? { sql: 'r.pk >= ? AND r.pk < ?', params: [reach.block * 2 ** BLOCK_SHIFT, (reach.block + 1) * 2 ** BLOCK_SHIFT] } : { sql: '1', params: [] };
   const walk = one ? ' NOT INDEXED' : q.filter ? '' : ` INDEXED BY ${space.systemIndexes[q.time?.system && q.time.field === 'updated_at' ? 'updated_at' : 'created_at']}`;
   const block = one || reach.blocks ? `r.pk >> ${BLOCK_SHIFT}` : 'NULL';
   return {
