@@ -134,13 +134,13 @@ export function aggregateMethods(c: Connection) {
         return c.all<Partial & { blk: number | null }>(sql, ...params);
       };
       const whole = (): Partial[] => read({ blocks: false }, query.max_rows);
-      const parts = space === RECORDS && !c.db.inTransaction
+      const kept = space === RECORDS && !c.db.inTransaction
         ? c.tx(() => blockCache(c).read(scopePk, JSON.stringify(query), {
           all: (limit) => read({ blocks: true }, limit),
           block: (block, limit) => read({ block }, limit),
-        }))
+        }, merge))
         : undefined;
-      return merge(parts ?? [whole()]).slice(0, query.max_rows).map((p) => finish(p, query));
+      return (kept ?? merge([whole()])).slice(0, query.max_rows).map((p) => finish(p, query));
     },
   };
 }

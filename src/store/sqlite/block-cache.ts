@@ -30,6 +30,8 @@ const MAX_WEIGHT = 2 * MAX_QUERY;
 
 interface Kept {
   blocks: Map<number, { version: number; parts: Partial[] }>;
+  /** The blocks' partials added up, as last answered. */
+  sum: Partial[];
   weight: number;
 }
 
@@ -49,13 +51,17 @@ export class BlockCache {
 
   constructor(private readonly c: Connection) {}
 
-  /** The partials of the query, one list per block, or undefined when a query has too many to keep. */
-  read(objectTypePk: number, key: string, reads: BlockReads): Partial[][] | undefined {
+  /**
+   * The partials of the query added up by `add` (answered again as they are while no block moved),
+   * or undefined when a query has too many to keep.
+   */
+  read(objectTypePk: number, key: string, reads: BlockReads, add: (blocks: Partial[][]) => Partial[]): Partial[] | undefined {
     const versions = this.c.all<{ block: number; version: number }>('SELECT block, version FROM record_block_versions WHERE object_type_pk = ?', objectTypePk);
     const full = `${objectTypePk}\u0000${key}`;
     const kept = this.#kept.get(full);
-    this.#drop(full);
     const stale = kept ? versions.filter((v) => kept.blocks.get(v.block)?.version !== v.version).length : versions.length;
+    if (kept && stale === 0 && kept.blocks.size === versions.length) return kept.sum;
+    this.#drop(full);
     const blocks = new Map<number, { version: number; parts: Partial[] }>();
     if (!kept || stale * 2 > versions.length) {
       const rows = reads.all(MAX_QUERY + 1);
@@ -78,10 +84,11 @@ export class BlockCache {
         blocks.set(v.block, { version: v.version, parts });
       }
     }
-    let weight = blocks.size;
+    const sum = add([...blocks.values()].map((block) => block.parts));
+    let weight = blocks.size + sum.length;
     for (const block of blocks.values()) weight += block.parts.length;
-    if (weight <= MAX_QUERY) this.#keep(full, { blocks, weight });
-    return [...blocks.values()].map((block) => block.parts);
+    if (weight <= MAX_QUERY) this.#keep(full, { blocks, sum, weight });
+    return sum;
   }
 
   #drop(key: string): void {
