@@ -33,7 +33,7 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
-  console.log(`${label.padEnd(60)} first ${ms[0]!.toFixed(2)} p50 ${ms[Math.floor(runs / 2)]!.toFixed(2)} max ${ms[runs - 1]!.toFixed(2)} ms`);
+  console.log(`${label.padEnd(60)} min ${ms[0]!.toFixed(2)} p50 ${ms[Math.floor(runs / 2)]!.toFixed(2)} max ${ms[runs - 1]!.toFixed(2)} ms`);
 }
 
 for (const [slug, label, filters, sortField, ascending] of LISTS) {
