@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Harness } from './conformance/harness.ts';
+import { aggregateTotalCases } from './conformance/aggregate-totals.cases.ts';
 import { bulkRecordCases } from './conformance/bulk-records.cases.ts';
 import { commCases } from './conformance/comms.cases.ts';
 import { entryCases } from './conformance/entries.cases.ts';
@@ -73,6 +74,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     workIsolationCases(harness);
     reportCases(harness);
     reportMatrixCases(harness);
+    aggregateTotalCases(harness);
     commCases(harness);
     graphCases(harness);
     idempotencyCases(harness);

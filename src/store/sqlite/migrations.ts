@@ -496,6 +496,35 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 15,
+    name: 'record write versions per block of records',
+    // Like record_versions, per block of 4,096 consecutive record pks (pk >> 12) of an object type:
+    // report aggregations are kept per block (block-cache.ts), so after a write only the blocks it
+    // touched are aggregated again. Rows are never deleted; existing records get theirs here.
+    sql: `
+      CREATE TABLE record_block_versions (
+        object_type_pk INTEGER NOT NULL,
+        block INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (object_type_pk, block)
+      ) WITHOUT ROWID;
+      INSERT INTO record_block_versions (object_type_pk, block, version)
+        SELECT object_type_pk, pk >> 12, 1 FROM records GROUP BY object_type_pk, pk >> 12;
+      CREATE TRIGGER records_block_version_on_insert AFTER INSERT ON records BEGIN
+        INSERT INTO record_block_versions (object_type_pk, block, version) VALUES (NEW.object_type_pk, NEW.pk >> 12, 1)
+          ON CONFLICT (object_type_pk, block) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_block_version_on_update AFTER UPDATE ON records BEGIN
+        INSERT INTO record_block_versions (object_type_pk, block, version) VALUES (NEW.object_type_pk, NEW.pk >> 12, 1)
+          ON CONFLICT (object_type_pk, block) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER records_block_version_on_delete AFTER DELETE ON records BEGIN
+        INSERT INTO record_block_versions (object_type_pk, block, version) VALUES (OLD.object_type_pk, OLD.pk >> 12, 1)
+          ON CONFLICT (object_type_pk, block) DO UPDATE SET version = version + 1;
+      END;
+    `,
+  },
 ]);
 
 /**
