@@ -3,8 +3,6 @@ import { Worker } from 'node:worker_threads';
 
 /** How often the background thread checkpoints the WAL. */
 const INTERVAL_MS = 250;
-/** A WAL of this many frames (4 KB pages: 64 MB) is emptied once it has been copied entirely. */
-export const TRUNCATE_FRAMES = 16_384;
 
 /**
  * Moves WAL checkpoints out of the request path. SQLite's automatic checkpoint runs inside the
@@ -12,16 +10,15 @@ export const TRUNCATE_FRAMES = 16_384;
  * whole WAL back into the database file (records.create p99 was six times its p50). The
  * connection turns automatic checkpoints off and a worker thread with its own connection
  * checkpoints every INTERVAL_MS instead. Should the worker fail, automatic checkpoints come back,
- * so the WAL never grows without bound. A WAL past TRUNCATE_FRAMES that has been copied entirely
- * is emptied (see checkpoint-worker.mjs). Other processes (the CLI) keep their own defaults.
+ * so the WAL never grows without bound. Other processes (the CLI) keep their own defaults.
  */
 export class Checkpointer {
   readonly #worker: Worker;
 
-  constructor(db: Database.Database, busyTimeoutMs: number, truncateFrames: number = TRUNCATE_FRAMES) {
+  constructor(db: Database.Database, busyTimeoutMs: number) {
     db.pragma('wal_autocheckpoint = 0');
     this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, truncateFrames },
+      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS },
     });
     this.#worker.unref();
     this.#worker.on('error', () => {
