@@ -2,7 +2,7 @@ import type { StoredRecord } from '../../domain/types.ts';
 import type { RecordQuery, SearchQuery } from '../../domain/store/port.ts';
 import type { Connection } from './connection.ts';
 import type { SqlFragment } from './filter-sql.ts';
-import { count, pageItems, pageOf } from './item-pages.ts';
+import { count, pageItems } from './item-pages.ts';
 import { RECORDS } from './items.ts';
 import { requireObjectType } from './object-types.ts';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from './rows.ts';
@@ -35,10 +35,17 @@ export function queryMethods(c: Connection) {
               WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`,
         params: [match, workspaceId, ...ofType.params],
       };
-      return c.tx(() => ({
-        items: pageOf<RecordRow>(c, RECORD_COLUMNS, from, 'bm25(records_fts), r.id', query.offset, query.limit).map(toRecord),
-        total: count(c, from),
-      }));
+      // The matches (id and rank only) are found once and both counted and paged from there; a
+      // page past the end has no row to carry the total, so only then is it counted apart.
+      return c.tx(() => {
+        const rows = c.all<RecordRow & { total: number }>(
+          `WITH m AS MATERIALIZED (SELECT r.pk, bm25(records_fts) AS score ${from.sql})
+           SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM m JOIN records r ON r.pk = m.pk
+           ORDER BY m.score, r.id LIMIT ? OFFSET ?`,
+          ...from.params, query.limit, query.offset,
+        );
+        return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(c, from) : 0) };
+      });
     },
   };
 }

@@ -97,6 +97,8 @@ export function searchCases(h: Harness): void {
       expect(first.total).toBe(all.total);
       expect(first.items).toHaveLength(2);
       expect(sortedIds([...first.items, ...rest.items])).toEqual(sortedIds(all.items));
+      // A page past the last match is empty and still says how many there are.
+      expect(await search(ws, 'a', { offset: all.total, limit: 10 })).toEqual({ items: [], total: all.total });
     });
 
     it('finds nothing for input without a word', async () => {
