@@ -1,6 +1,7 @@
 import type { DocumentNode } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { compileOperation } from '../../src/graphql/execute.ts';
 
 /**
  * Runs callers' operations compiled (graphql-jit), as the tools run theirs
@@ -18,8 +19,7 @@ export function compiledExecutionPlugin(): Plugin {
       const name = args.operationName ?? '';
       let query = byName.get(name);
       if (query === undefined) {
-        const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-        query = isCompiledQuery(result) ? result : null;
+        query = compileOperation(args.schema, args.document, args.operationName ?? undefined);
         byName.set(name, query);
       }
       const run = query;

@@ -1,4 +1,4 @@
-import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from 'graphql';
+import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CrmError, isCrmError } from '../domain/errors.ts';
 import type { GraphQLContext } from './context.ts';
@@ -12,6 +12,12 @@ export interface Prepared {
 
 const prepared = new Map<string, Prepared>();
 
+/** An operation compiled by graphql-jit, or null where it declines one (the standard executor then runs it). */
+export function compileOperation(on: GraphQLSchema, document: DocumentNode, operationName?: string): CompiledQuery | null {
+  const result = compileQuery(on, document, operationName);
+  return isCompiledQuery(result) ? result : null;
+}
+
 /** Parses, validates and compiles an operation once per process; tool documents are fixed strings. */
 export function prepare(source: string): Prepared {
   let entry = prepared.get(source);
@@ -19,8 +25,7 @@ export function prepare(source: string): Prepared {
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}`);
-    const compiled = compileQuery(schema, document);
-    entry = { document, compiled: isCompiledQuery(compiled) ? compiled : null };
+    entry = { document, compiled: compileOperation(schema, document) };
     prepared.set(source, entry);
   }
   return entry;

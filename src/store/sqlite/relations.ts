@@ -72,8 +72,7 @@ export function insertRelationRow(c: Connection, rel: Relation & { workspace_id:
 }
 
 /** The relation's own columns, renamed so they sit beside the other record's (`r`) in one row. */
-const EDGE_COLUMNS = 'rel.type AS rel_type, rel.source AS rel_source, rel.from_id AS rel_from_id, rel.from_object AS rel_from_object, '
-  + 'rel.to_id AS rel_to_id, rel.to_object AS rel_to_object, rel.created_at AS rel_created_at';
+const EDGE_COLUMNS = RELATION_COLUMNS.split(', ').map((column) => `rel.${column} AS rel_${column}`).join(', ');
 
 interface RelatedRow extends RecordRow {
   rel_type: string;
