@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateRecordData } from '../../src/domain/fields.ts';
 import { createServices, type Services } from '../../src/domain/services/context.ts';
@@ -67,7 +67,11 @@ function cacheName(size: number): string {
 export async function ensureDataset(root: string, size: number, log: (line: string) => void): Promise<Dataset & { cached: boolean }> {
   const dir = join(root, cacheName(size));
   const metaPath = join(dir, 'meta.json');
-  if (existsSync(metaPath)) return { ...(JSON.parse(readFileSync(metaPath, 'utf8')) as Dataset), dir, cached: true };
+  if (existsSync(metaPath)) {
+    // A cache written before the loader waited for the checkpoint thread can still hold its WAL.
+    foldWal(join(dir, 'crm.sqlite'));
+    return { ...(JSON.parse(readFileSync(metaPath, 'utf8')) as Dataset), dir, cached: true };
+  }
   const tmp = `${dir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
@@ -94,10 +98,13 @@ export async function ensureDataset(root: string, size: number, log: (line: stri
 function foldWal(path: string): void {
   const db = new Database(path);
   try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    if (result?.busy) throw new Error(`could not empty the WAL of ${path}: another connection held it (${JSON.stringify(result)})`);
   } finally {
     db.close();
   }
+  const wal = `${path}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) throw new Error(`${wal} is still ${statSync(wal).size} bytes after a TRUNCATE checkpoint`);
 }
 
 async function load(store: Store, size: number, log: (line: string) => void): Promise<Omit<Dataset, 'dir'>> {

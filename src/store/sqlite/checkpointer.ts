@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
 /** How often the background thread checkpoints the WAL. */
@@ -26,8 +27,14 @@ export class Checkpointer {
     });
   }
 
-  /** Stops the thread; it closes its connection and exits on its own. */
-  stop(): void {
+  /**
+   * Stops the thread and resolves once it has closed its connection and exited. Until then the
+   * thread may be inside a checkpoint holding the database's checkpoint lock, so whoever opens the
+   * file next (a TRUNCATE checkpoint, a copy of the file) must wait for this.
+   */
+  async stop(): Promise<void> {
+    const exited = once(this.#worker, 'exit').catch(() => undefined);
     this.#worker.postMessage('stop');
+    await exited;
   }
 }

@@ -49,12 +49,14 @@ export class Connection {
     if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs);
   }
 
-  close(): void {
-    this.#checkpointer?.stop();
+  /** Closes the connection; resolves once the checkpoint thread has closed its own too. */
+  async close(): Promise<void> {
+    const stopped = this.#checkpointer?.stop();
     this.#checkpointer = null;
     this.#statements.clear();
     this.#db?.close();
     this.#db = null;
+    await stopped;
   }
 
   get db(): Database.Database {

@@ -59,9 +59,9 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const c = new Connection(opts.path, opts.busyTimeoutMs);
   const store: Store = {
     kind: 'sqlite',
+    close: () => c.close(),
     ...asyncMethods({
       init: () => c.open(),
-      close: () => c.close(),
       ...settingsMethods(c),
       ...keyHolderMethods(c),
       ...objectTypeMethods(c),

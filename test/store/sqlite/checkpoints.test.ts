@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempStore, type TempStore } from './temp-store.ts';
 
@@ -23,5 +23,22 @@ describe('sqlite WAL checkpoints', () => {
       grown = statSync(t.path).size > before;
     }
     expect(grown).toBe(true);
+  });
+
+  it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
+    t = await tempStore();
+    const ws = await t.workspace();
+    await t.store.createRecords(ws.id, Array.from({ length: 50 }, (_, i) => ({
+      object_type_slug: 'companies', data: { name: `Company ${i}` }, uniques: [], refs: [], created_by: null, assignee_id: null,
+    })));
+    const before = statSync(t.path).size;
+    // Wait for the thread's first checkpoint: it has its connection open from then on.
+    for (let i = 0; i < 40 && statSync(t.path).size === before; i++) await sleep(100);
+    expect(statSync(t.path).size).toBeGreaterThan(before);
+    expect(existsSync(`${t.path}-wal`)).toBe(true);
+    await t.store.close();
+    // The last connection to close checkpoints the WAL into the file and deletes it; a thread
+    // still holding its own connection would leave it behind for whoever copies the file next.
+    expect(existsSync(`${t.path}-wal`)).toBe(false);
   });
 });

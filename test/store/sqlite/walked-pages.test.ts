@@ -28,7 +28,7 @@ describe('sqlite pages read by walking the sort order', () => {
     typePk = requireObjectType(c, g.ws.id, 'gadgets').pk;
   });
   afterAll(async () => {
-    c.close();
+    await c.close();
     await t.cleanup();
   });
 
