@@ -12,7 +12,7 @@ import { COMPANY_HEADS, COMPANY_TAILS, DESCRIPTION_PARTS, FIRST_NAMES, JOB_TITLE
  * of N records has about 10 N relations (field references and links). Bump GENERATOR_VERSION
  * whenever the output changes; it keys the dataset cache.
  */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 export const COMPANIES_PER_BATCH = 500;
 const MIX = { companies: 0.1, contacts: 0.6 } as const;
 /** Links per record: with the field references (about 1.5 per record) a dataset has ~10 relations per record. */
@@ -62,7 +62,7 @@ export const PIPELINE_LIST = {
   ],
 } as const;
 /** Lists of contacts that lists.bulk_add_entry writes to, and the contacts it adds (a bounded sample). */
-export const BULK_LISTS = 50;
+export const BULK_LISTS = 250;
 export const BULK_POOL = 10_000;
 /** Saved views; records.list[view] reads the first one's rows. */
 export const VIEWS = [
