@@ -15,12 +15,14 @@ const INTERVAL_MS = 250;
  */
 export class Checkpointer {
   readonly #worker: Worker;
+  readonly #exited: Promise<void>;
 
   constructor(db: Database.Database, busyTimeoutMs: number) {
     db.pragma('wal_autocheckpoint = 0');
     this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
       workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS },
     });
+    this.#exited = once(this.#worker, 'exit').then(() => undefined, () => undefined);
     this.#worker.unref();
     this.#worker.on('error', () => {
       if (db.open) db.pragma('wal_autocheckpoint = 1000');
@@ -33,8 +35,10 @@ export class Checkpointer {
    * file next (a TRUNCATE checkpoint, a copy of the file) must wait for this.
    */
   async stop(): Promise<void> {
-    const exited = once(this.#worker, 'exit').catch(() => undefined);
+    // Referenced again while it winds down: an unreferenced thread would let a process with
+    // nothing else to do exit before this promise settles (a CLI command's last await).
+    this.#worker.ref();
     this.#worker.postMessage('stop');
-    await exited;
+    await this.#exited;
   }
 }
