@@ -7,7 +7,7 @@ import { observe, refuseWhileDraining } from './observe.ts';
 import type { Edge, GatewayDeps, GatewayState } from './state.ts';
 import { mountBridge } from './transports/bridge.ts';
 import { mountGraphQL } from './transports/graphql.ts';
-import { mountMcp, rpcError } from './transports/mcp.ts';
+import { mountMcp, rpcError, type McpOptions } from './transports/mcp.ts';
 import { mountOps, type ReadinessCheck } from './transports/ops.ts';
 import { mountRest } from './transports/rest.ts';
 import { mountConsole } from './web/console.ts';
@@ -20,6 +20,8 @@ export interface AppOptions {
   metrics?: () => string | Promise<string>;
   /** True once shutdown has begun: new requests are refused with 503. */
   draining?: () => boolean;
+  /** MCP serving options; tests turn the direct path off to compare it with the SDK's answers. */
+  mcp?: McpOptions;
 }
 
 /** The Koa gateway: one error renderer, one authenticator, four edges (REST, bridge, MCP, GraphQL). */
@@ -41,7 +43,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
   const router = new Router();
   mountRest(router, deps, authenticateMw as Middleware);
   mountBridge(router, deps, authenticateMw as Middleware);
-  mountMcp(router, deps, authenticateMw as Middleware);
+  mountMcp(router, deps, authenticateMw as Middleware, options.mcp);
   mountGraphQL(router, deps, authenticateMw as Middleware);
   mountOps(router, deps, [
     { name: 'store', check: () => deps.store.health() },

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { ERROR_TABLE } from '../../src/domain/errors.ts';
 import { asCrmError } from '../errors.ts';
@@ -41,12 +41,21 @@ export function idempotencyKeyOf(ctx: McpRequestContext): string | undefined {
   return typeof key === 'string' ? key : undefined;
 }
 
+/** A tools/call the direct path already ran and leaves to the SDK to answer. */
+export function settledOf(ctx: McpRequestContext): Promise<ToolCallOutcome> | undefined {
+  return ctx.authInfo?.extra?.settled as Promise<ToolCallOutcome> | undefined;
+}
+
 /**
  * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
  * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
- * JSON-RPC errors with the plain message.
+ * JSON-RPC errors with the plain message. `settled` is a tools/call already run by the direct
+ * path (mcp-direct.ts) whose answer it leaves to the SDK: the handler answers it instead of
+ * running the tool a second time.
  */
-export function buildServer(deps: GatewayDeps, principal: Principal, call: CallInfo = {}, idempotencyKey?: string): Server {
+export function buildServer(
+  deps: GatewayDeps, principal: Principal, call: CallInfo = {}, idempotencyKey?: string, settled?: Promise<ToolCallOutcome>,
+): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
@@ -64,28 +73,48 @@ export function buildServer(deps: GatewayDeps, principal: Principal, call: CallI
 
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
-    call.tool = name;
-    let descriptor;
-    try {
-      descriptor = mcpToolDescriptor(findTool(name));
-    } catch (err) {
-      call.code = 'tool_not_found';
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
-    }
-    let result: CallToolResult;
-    try {
-      const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {}, { idempotencyKey })) as Record<string, unknown>;
-      result = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-    } catch (err) {
-      const e = asCrmError(err, deps.logger);
-      call.code = e.code;
-      if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
-      const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
-      result = { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } };
-    }
-    return server.projectCallToolResult(result, descriptor.outputSchema);
+    const { result, outputSchema } = await (settled ?? callTool(deps, principal, call, idempotencyKey, name, args));
+    return server.projectCallToolResult(result, outputSchema);
   });
   return server;
+}
+
+/** A tools/call's result and the outputSchema its tool advertises. */
+export interface ToolCallOutcome {
+  result: CallToolResult;
+  outputSchema: Tool['outputSchema'];
+}
+
+/**
+ * Runs one tools/call for either path (the SDK's handler or the direct path) and records it in
+ * `call`. A tool that ran and failed is a result with isError and {error: {code, message,
+ * details}}; an unknown tool and the codes the error table sends as JSON-RPC errors are thrown
+ * as a ProtocolError (-32602) with the plain message.
+ */
+export async function callTool(
+  deps: GatewayDeps, principal: Principal, call: CallInfo, idempotencyKey: string | undefined, name: string, args: Record<string, unknown> | undefined,
+): Promise<ToolCallOutcome> {
+  call.tool = name;
+  let descriptor;
+  try {
+    descriptor = mcpToolDescriptor(findTool(name));
+  } catch (err) {
+    call.code = 'tool_not_found';
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
+  }
+  try {
+    const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {}, { idempotencyKey })) as Record<string, unknown>;
+    return { result: { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out }, outputSchema: descriptor.outputSchema };
+  } catch (err) {
+    const e = asCrmError(err, deps.logger);
+    call.code = e.code;
+    if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
+    const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+    return {
+      result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } },
+      outputSchema: descriptor.outputSchema,
+    };
+  }
 }
 
 function encodeCursor(offset: number): string {

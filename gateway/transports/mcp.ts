@@ -9,7 +9,8 @@ import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
 import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
-import { buildServer, callOf, idempotencyKeyOf, principalOf } from './mcp-server.ts';
+import { buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
+import { directEra, serveDirect } from './mcp-direct.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
 import { edge } from './rest.ts';
 
@@ -22,13 +23,16 @@ export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
  * envelope, `server/discover`) go to the SDK's modern handler; 2025-era requests (`initialize`
  * and the calls after it) to a fresh stateless transport per request. Both build the same
  * Server, so the two eras cannot drift apart. Tool failures are results with isError;
- * protocol failures are JSON-RPC errors (the error table in src/domain/errors.ts).
+ * protocol failures are JSON-RPC errors (the error table in src/domain/errors.ts). A plain
+ * tools/call the SDK would serve takes the direct path (mcp-direct.ts), which answers it
+ * identically without the SDK's per-request objects.
  */
-export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
+export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware, options: McpOptions = {}): void {
   const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];
-  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c)), {
+  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c), settledOf(c)), {
     legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
   });
+  const direct = options.direct ?? true;
   router.post(paths, edge('mcp'), checkHostAndOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
@@ -38,19 +42,32 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
       ctx.body = invalid;
       return;
     }
-    const request = webRequest(ctx);
+    const principal = ctx.state.principal!;
     const idempotencyKey = ctx.get(IDEMPOTENCY_HEADER) || undefined;
-    const authInfo = authInfoOf(ctx.state.principal!, ctx.state.call, idempotencyKey);
-    const response = (await isLegacyRequest(request, body))
-      ? await serveLegacy(deps, ctx.state.principal!, ctx.state.call, idempotencyKey, request, authInfo, body)
-      : await modern.fetch(request, { authInfo, parsedBody: body });
-    await respond(ctx, response);
+    const viaSdk = async (settled?: Promise<ToolCallOutcome>) => {
+      const request = webRequest(ctx);
+      const authInfo = authInfoOf(principal, ctx.state.call, idempotencyKey, settled);
+      const response = (await isLegacyRequest(request, body))
+        ? await serveLegacy(deps, principal, ctx.state.call, idempotencyKey, request, authInfo, body, settled)
+        : await modern.fetch(request, { authInfo, parsedBody: body });
+      await respond(ctx, response);
+    };
+    const era = direct ? directEra(ctx, body) : undefined;
+    await (era ? serveDirect(ctx, deps, era, body, principal, ctx.state.call, idempotencyKey, viaSdk) : viaSdk());
   });
   router.all(paths, edge('mcp'), (ctx) => {
     ctx.status = 405;
     ctx.set('Allow', 'POST');
     ctx.body = rpcError(-32000, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
   });
+}
+
+export interface McpOptions {
+  /**
+   * Serve plain tools/call requests on the direct path (mcp-direct.ts); false sends every
+   * request through the SDK, which the differential test compares against. Default true.
+   */
+  direct?: boolean;
 }
 
 /** The parsed JSON-RPC body, or undefined after answering a parse error (-32700). */
@@ -73,8 +90,9 @@ async function readRpcBody(ctx: Context, deps: GatewayDeps): Promise<unknown> {
  */
 async function serveLegacy(
   deps: GatewayDeps, principal: Principal, call: CallInfo, idempotencyKey: string | undefined, request: Request, authInfo: AuthInfo, body: unknown,
+  settled: Promise<ToolCallOutcome> | undefined,
 ): Promise<Response> {
-  const server = buildServer(deps, principal, call, idempotencyKey);
+  const server = buildServer(deps, principal, call, idempotencyKey, settled);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -86,12 +104,12 @@ async function serveLegacy(
 }
 
 /**
- * The SDK passes authInfo through untouched; it carries the principal and the Idempotency-Key
- * header to the server factory, and the call record back out (the tool named and its outcome,
- * for logs and metrics).
+ * The SDK passes authInfo through untouched; it carries the principal, the Idempotency-Key
+ * header and a call the direct path already ran to the server factory, and the call record back
+ * out (the tool named and its outcome, for logs and metrics).
  */
-function authInfoOf(principal: Principal, call: CallInfo, idempotencyKey: string | undefined): AuthInfo {
-  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey } };
+function authInfoOf(principal: Principal, call: CallInfo, idempotencyKey: string | undefined, settled: Promise<ToolCallOutcome> | undefined): AuthInfo {
+  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey, settled } };
 }
 
 /**
