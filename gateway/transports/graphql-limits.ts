@@ -2,7 +2,7 @@ import { maxAliasesPlugin, maxAliasesRule } from '@escape.tech/graphql-armor-max
 import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin, maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type TypeNode, type ValidationRule } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import { LIMITS } from '../../src/domain/limits.ts';
@@ -43,6 +43,55 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
   });
 }
 
+/** Costs at most this long a key (the operation name and the values that can change it) are remembered. */
+const COST_KEY_MAX = 256;
+/** Remembered costs per document (one per operation name and such values); past this the set starts over. */
+const COSTS_PER_DOCUMENT = 32;
+
+const costs = new WeakMap<DocumentNode, Map<string, number>>();
+const costInputs = new WeakMap<DocumentNode, Map<string, string[] | null>>();
+
+/** A variable's type is a String or ID (non-null or not), so no estimator above reads its value. */
+const isText = (type: TypeNode): boolean =>
+  type.kind === Kind.NON_NULL_TYPE ? isText(type.type) : type.kind === Kind.NAMED_TYPE && (type.name.value === 'String' || type.name.value === 'ID');
+
+/** The variables of an operation whose values can change its cost: all but String and ID ones; null when there is no such operation. */
+function costVariables(document: DocumentNode, operationName: string | undefined): string[] | null {
+  let byName = costInputs.get(document);
+  if (!byName) costInputs.set(document, (byName = new Map()));
+  let names = byName.get(operationName ?? '');
+  if (names === undefined) {
+    const operation = getOperationAST(document, operationName);
+    names = operation ? (operation.variableDefinitions ?? []).filter((v) => !isText(v.type)).map((v) => v.variable.name.value) : null;
+    if (byName.size >= COSTS_PER_DOCUMENT) byName.clear();
+    byName.set(operationName ?? '', names);
+  }
+  return names;
+}
+
+/**
+ * `operationCost`, remembered per document while it is within the bound. The estimators read
+ * only numbers, lists, presence of a size argument and @skip/@include (never a String or ID
+ * argument), so the cost is a function of the document, the operation name and the values of
+ * the other variables; those make the key. A cost past the bound is not remembered: a later
+ * call with bad variables must still reach execution, which reports them precisely.
+ */
+export function boundedOperationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
+  const names = costVariables(document, operationName);
+  // Absent and null differ (an absent size argument takes its default): [] against [null].
+  const key = names && `${operationName ?? ''}\n${JSON.stringify(names.map((n) => (Object.hasOwn(variables, n) ? [variables[n]] : [])))}`;
+  const known = key && key.length <= COST_KEY_MAX ? costs.get(document)?.get(key) : undefined;
+  if (known !== undefined) return known;
+  const cost = operationCost(schema, document, variables, operationName);
+  if (key && key.length <= COST_KEY_MAX && cost <= G.maxCost) {
+    let byKey = costs.get(document);
+    if (!byKey) costs.set(document, (byKey = new Map()));
+    if (byKey.size >= COSTS_PER_DOCUMENT) byKey.clear();
+    byKey.set(key, cost);
+  }
+  return cost;
+}
+
 /** The validation rules of the depth, alias and directive bounds, for checking fixed documents. */
 export function limitRules(): ValidationRule[] {
   return [
@@ -58,7 +107,7 @@ function costLimitPlugin(): Plugin {
     onExecute({ args }) {
       let cost: number;
       try {
-        cost = operationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName ?? undefined);
+        cost = boundedOperationCost(args.schema, args.document, (args.variableValues ?? {}) as Record<string, unknown>, args.operationName ?? undefined);
       } catch {
         return; // bad variables or operation name: execution reports them precisely.
       }

@@ -10,6 +10,7 @@ import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { readBodyBytes } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
+import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { edge } from './rest.ts';
@@ -26,6 +27,29 @@ interface ServerContext {
  * the tools. Errors carry the service's code in `extensions.code`; unexpected ones are masked.
  */
 export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
+  const contextFor = (principal: Principal): GraphQLContext =>
+    createContext(deps.store, { ...principal, via: 'graphql', tool: null }, deps.config.keyPrefix);
+  const maskError = (error: unknown): Error => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (isCrmError(original)) {
+      return new GraphQLError(original.message, {
+        ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+        extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+      });
+    }
+    // Our operation bounds: a 400 whatever the Accept header (yoga answers parse errors with 200
+    // to application/json clients, as the GraphQL-over-HTTP spec allows).
+    if (isBoundError(error)) return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400 } } });
+    // A variable that fails its scalar's coercion (an Int past 32 bits, a string for a number):
+    // the caller's input, not our fault. The standard executor wraps the scalar's own
+    // GraphQLError; the compiled one reports it bare, named by the variable.
+    if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && VARIABLE_ERROR.test(error.message)))) {
+      return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'validation_error', details: { param: 'variables' }, http: { status: 400 } } });
+    }
+    if (error instanceof GraphQLError && !error.originalError) return error;
+    deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
+    return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
+  };
   const yoga: YogaServerInstance<ServerContext, GraphQLContext> = createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -37,32 +61,11 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     graphiql: { title: 'CRM GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <API_KEY>' }) },
     context: ({ principal }) => {
       if (!principal) throw new CrmError('unauthorized', 'missing API key: send the header "Authorization: Bearer <API_KEY>"');
-      return createContext(deps.store, { ...principal, via: 'graphql', tool: null }, deps.config.keyPrefix);
+      return contextFor(principal);
     },
-    maskedErrors: {
-      maskError: (error) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (isCrmError(original)) {
-          return new GraphQLError(original.message, {
-            ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-            extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
-          });
-        }
-        // Our operation bounds: a 400 whatever the Accept header (yoga answers parse errors with 200
-        // to application/json clients, as the GraphQL-over-HTTP spec allows).
-        if (isBoundError(error)) return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400 } } });
-        // A variable that fails its scalar's coercion (an Int past 32 bits, a string for a number):
-        // the caller's input, not our fault. The standard executor wraps the scalar's own
-        // GraphQLError; the compiled one reports it bare, named by the variable.
-        if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && VARIABLE_ERROR.test(error.message)))) {
-          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'validation_error', details: { param: 'variables' }, http: { status: 400 } } });
-        }
-        if (error instanceof GraphQLError && !error.originalError) return error;
-        deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
-        return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
-      },
-    },
+    maskedErrors: { maskError },
   });
+  const direct = directGraphQL(yoga, contextFor, maskError);
 
   const handle: Middleware = async (ctx) => {
     // Yoga would read up to 25 MB; read the body here under the gateway's limit and hand it over
@@ -70,10 +73,12 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (ctx.method === 'POST') {
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
-      guardVariables(variablesOf(bytes.toString('utf8')));
+      const body = jsonOf(bytes.toString('utf8'));
+      guardVariables(variablesOf(body));
+      if (await direct(ctx, body)) return;
     } else if (typeof ctx.query.variables === 'string') {
       // An operation sent over GET carries its variables in the query string; same bounds.
-      guardVariables(variablesOf(`{"variables":${ctx.query.variables}}`));
+      guardVariables(variablesOf(jsonOf(`{"variables":${ctx.query.variables}}`)));
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
@@ -99,12 +104,16 @@ function guardVariables(variables: unknown): void {
   if (variables !== undefined) guardParams(variables, 'this operation');
 }
 
-/** The `variables` of a JSON request body; undefined when there are none or it is not JSON. */
-function variablesOf(json: string): unknown {
+/** A JSON request body; undefined when it is not JSON. */
+function jsonOf(json: string): unknown {
   try {
-    const body: unknown = JSON.parse(json);
-    return body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
+    return JSON.parse(json);
   } catch {
     return undefined;
   }
+}
+
+/** The `variables` of a JSON request body; undefined when there are none. */
+function variablesOf(body: unknown): unknown {
+  return body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
 }

@@ -97,6 +97,18 @@ describe('/graphql operation bounds', () => {
     expectRefused(await gql({ query: `query($n: Int) { ${aliases('$n')} }`, variables: { n: 100 } }), /cost limit/);
   });
 
+  it('refuses large pages of a document it just ran with small ones (the cost is remembered per variable values)', async () => {
+    const query = `query($n: Int, $skip: Boolean!) { ${Array.from({ length: 3 }, (_, i) => `a${i}: records(object_type_slug: "companies", page_size: $n) @skip(if: $skip) {
+      items { record_id id object_type_slug data display_name assignee_id created_by created_at updated_at deleted_at } }`).join(' ')} }`;
+    for (let round = 0; round < 2; round++) {
+      expect((await gql({ query, variables: { n: 5, skip: false } })).status).toBe(200);
+      expect((await gql({ query, variables: { n: 1000, skip: true } })).status).toBe(200);
+      expectRefused(await gql({ query, variables: { n: 1000, skip: false } }), /cost limit/);
+      // Without $n the page takes its default size.
+      expect((await gql({ query, variables: { skip: false } })).status).toBe(200);
+    }
+  });
+
   it('still runs the same operation when its pages are small', async () => {
     const query = `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: records(object_type_slug: "companies", page_size: 2) { total }`).join(' ')} }`;
     const res = await gql({ query });
