@@ -4,6 +4,8 @@ import { Worker } from 'node:worker_threads';
 
 /** How often the background thread checkpoints the WAL. */
 const INTERVAL_MS = 250;
+/** The checkpoint thread's nice value (see checkpoint-worker.mjs); the serving thread keeps its own. */
+export const CHECKPOINT_NICE = 10;
 
 /**
  * Moves WAL checkpoints out of the request path. SQLite's automatic checkpoint runs inside the
@@ -20,7 +22,7 @@ export class Checkpointer {
   constructor(db: Database.Database, busyTimeoutMs: number) {
     db.pragma('wal_autocheckpoint = 0');
     this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS },
+      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, nice: CHECKPOINT_NICE },
     });
     this.#exited = once(this.#worker, 'exit').then(() => undefined, () => undefined);
     this.#worker.unref();

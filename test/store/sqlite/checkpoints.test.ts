@@ -1,8 +1,21 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHECKPOINT_NICE } from '../../../src/store/sqlite/checkpointer.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    } catch {
+      return []; // the thread ended while we looked
+    }
+  });
+}
 
 describe('sqlite WAL checkpoints', () => {
   let t: TempStore | undefined;
@@ -23,6 +36,19 @@ describe('sqlite WAL checkpoints', () => {
       grown = statSync(t.path).size > before;
     }
     expect(grown).toBe(true);
+  });
+
+  it.runIf(existsSync('/proc/self/task'))('runs the checkpoint thread at a lower priority than the threads that serve calls', async () => {
+    const lowered = () => threadNiceValues().filter((nice) => nice === CHECKPOINT_NICE).length;
+    const before = lowered();
+    t = await tempStore();
+    let after = lowered();
+    for (let i = 0; i < 40 && after === before; i++) {
+      await sleep(50);
+      after = lowered();
+    }
+    expect(after).toBe(before + 1);
+    expect(threadNiceValues().filter((nice) => nice === 0).length).toBeGreaterThan(0);
   });
 
   it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
