@@ -17,6 +17,20 @@ function threadNiceValues(): number[] {
   });
 }
 
+/** Companies for the bulk path, each with the given extra data. */
+const companies = (count: number, extra: Record<string, unknown> = {}) => Array.from({ length: count }, (_, i) => ({
+  object_type_slug: 'companies', data: { name: `Company ${i}`, ...extra }, uniques: [], refs: [], created_by: null, assignee_id: null,
+}));
+
+/** Whether the database file grew past `before` within four seconds: the checkpoint thread copied WAL frames into it. */
+async function fileGrew(path: string, before: number): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    if (statSync(path).size > before) return true;
+    await sleep(100);
+  }
+  return statSync(path).size > before;
+}
+
 describe('sqlite WAL checkpoints', () => {
   let t: TempStore | undefined;
   afterEach(async () => t?.cleanup());
@@ -25,17 +39,10 @@ describe('sqlite WAL checkpoints', () => {
     t = await tempStore();
     const ws = await t.workspace();
     const before = statSync(t.path).size;
-    await t.store.createRecords(ws.id, Array.from({ length: 300 }, (_, i) => ({
-      object_type_slug: 'companies', data: { name: `Company ${i}`, description: 'x'.repeat(500) }, uniques: [], refs: [], created_by: null, assignee_id: null,
-    })));
+    await t.store.createRecords(ws.id, companies(300, { description: 'x'.repeat(500) }));
     // 300 records fill far fewer than the 1000 WAL pages after which a commit would checkpoint
     // by itself, so only the background thread can have copied them into the file.
-    let grown = false;
-    for (let i = 0; i < 40 && !grown; i++) {
-      await sleep(100);
-      grown = statSync(t.path).size > before;
-    }
-    expect(grown).toBe(true);
+    expect(await fileGrew(t.path, before)).toBe(true);
   });
 
   it.runIf(existsSync('/proc/self/task'))('runs the checkpoint thread at a lower priority than the threads that serve calls', async () => {
@@ -54,13 +61,9 @@ describe('sqlite WAL checkpoints', () => {
   it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
     t = await tempStore();
     const ws = await t.workspace();
-    await t.store.createRecords(ws.id, Array.from({ length: 50 }, (_, i) => ({
-      object_type_slug: 'companies', data: { name: `Company ${i}` }, uniques: [], refs: [], created_by: null, assignee_id: null,
-    })));
-    const before = statSync(t.path).size;
+    await t.store.createRecords(ws.id, companies(50));
     // Wait for the thread's first checkpoint: it has its connection open from then on.
-    for (let i = 0; i < 40 && statSync(t.path).size === before; i++) await sleep(100);
-    expect(statSync(t.path).size).toBeGreaterThan(before);
+    expect(await fileGrew(t.path, statSync(t.path).size)).toBe(true);
     expect(existsSync(`${t.path}-wal`)).toBe(true);
     await t.store.close();
     // The last connection to close checkpoints the WAL into the file and deletes it; a thread
