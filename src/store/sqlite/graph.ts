@@ -4,6 +4,7 @@ import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Lin
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
+import { graphCache, withGraphLogPaused } from './graph-cache.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -43,6 +44,7 @@ export function upsertClassification(c: Connection, item: Classification): void 
 
 /** Synchronous graph methods of the Store: links, one-level expansions, interactions, classifications. */
 export function graphMethods(c: Connection) {
+  const cache = graphCache(c);
   const liveType = (workspaceId: string, id: string, param: string): string => {
     const row = c.get<{ object_type_slug: string }>(
       'SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL', id, workspaceId,
@@ -66,6 +68,14 @@ export function graphMethods(c: Connection) {
        LEFT JOIN contact_classifications k ON k.record_id = r.id
      WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
     ids(recordIds), workspaceId,
+  );
+
+  /** One index range scan per from id (from_id leads the key); the other end is checked against `toIds`. */
+  const outgoingAmong = (workspaceId: string, fromIds: readonly string[], toIds: readonly string[]): GraphEdge[] => c.all<GraphEdge>(
+    `WITH f(id) AS (SELECT value FROM json_each(?))
+     SELECT rel.from_id AS source, rel.to_id AS target, rel.type, rel.source AS origin FROM f JOIN relations rel ON rel.from_id = f.id
+     WHERE rel.workspace_id = ? AND rel.to_id <> rel.from_id AND rel.to_id IN (SELECT value FROM json_each(?))`,
+    ids(fromIds), workspaceId, ids(toIds),
   );
 
   return {
@@ -102,14 +112,16 @@ export function graphMethods(c: Connection) {
         const insert = c.stmt(`INSERT OR IGNORE INTO relations (workspace_id, type, source, from_id, from_object, to_id, to_object, created_at, link_id, properties, created_by)
            VALUES (?, ?, 'link', ?, ?, ?, ?, ?, ?, ?, ?)`);
         const at = now();
-        let written = 0;
-        for (const input of rows) {
-          written += insert.run(
-            workspaceId, input.type, input.from_id, ends.get(input.from_id)!, input.to_id, ends.get(input.to_id)!, at, idFor('relation', input),
-            JSON.stringify(input.properties), input.created_by,
-          ).changes;
-        }
-        return written;
+        return withGraphLogPaused(c, workspaceId, () => {
+          let written = 0;
+          for (const input of rows) {
+            written += insert.run(
+              workspaceId, input.type, input.from_id, ends.get(input.from_id)!, input.to_id, ends.get(input.to_id)!, at, idFor('relation', input),
+              JSON.stringify(input.properties), input.created_by,
+            ).changes;
+          }
+          return written;
+        });
       });
     },
 
@@ -133,13 +145,15 @@ export function graphMethods(c: Connection) {
     },
 
     /**
-     * Two index range scans per frontier id (from_id leads the primary key, to_id relations_by_to,
+     * From the graph cache (graph-cache.ts) outside transactions; inside one, from SQL:
+     * two index range scans per frontier id (from_id leads the primary key, to_id relations_by_to,
      * which covers from_id, type and source); an edge met from both ends is read once, on its
      * from side. Each end's liveness, workspace, object type and classification come from
      * records_live_graph and contact_classifications in the same statement, so the records of the
      * answer need no second read; the workspace is checked on the records, not on each relation.
      */
     expandGraph(workspaceId: string, recordIds: readonly string[]): { edges: GraphEdge[]; records: GraphRecord[] } {
+      if (cache.usable()) return cache.expand(workspaceId, recordIds);
       const ends = `
           JOIN records a ON a.id = rel.from_id AND a.workspace_id = ? AND a.deleted_at IS NULL
           JOIN records b ON b.id = rel.to_id AND b.workspace_id = ? AND b.deleted_at IS NULL
@@ -166,15 +180,10 @@ export function graphMethods(c: Connection) {
 
     graphRecords,
 
-    /** One index range scan per id (from_id leads the key); the other end is checked against the same set. */
+    /** Through the graph cache outside transactions (it reads SQL for records it has not cached); inside one, SQL. */
     edgesAmong(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {
-      const set = ids(recordIds);
-      return c.all<GraphEdge>(
-        `WITH f(id) AS (SELECT value FROM json_each(?))
-         SELECT rel.from_id AS source, rel.to_id AS target, rel.type, rel.source AS origin FROM f JOIN relations rel ON rel.from_id = f.id
-         WHERE rel.workspace_id = ? AND rel.to_id <> rel.from_id AND rel.to_id IN (SELECT value FROM json_each(?))`,
-        set, workspaceId, set,
-      );
+      if (cache.usable()) return cache.among(workspaceId, recordIds, (fromIds, toIds) => outgoingAmong(workspaceId, fromIds, toIds));
+      return outgoingAmong(workspaceId, recordIds, recordIds);
     },
 
     interactions(workspaceId: string, recordIds: readonly string[]): Interaction[] {

@@ -8,6 +8,7 @@ import { DumpChecker, dumpRowError } from '../dump-rows.ts';
 import { insertEntryRow } from './entries.ts';
 import { insertLinkRow, upsertClassification } from './graph.ts';
 import { translateError } from './errors.ts';
+import { withGraphLogPaused } from './graph-cache.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
 import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
@@ -72,12 +73,14 @@ export function loadMethods(c: Connection) {
           const page = c.db.prepare<[number], { seq: number; kind: DumpRow['kind']; row: string }>(
             `SELECT seq, kind, row FROM ${staged} WHERE seq > ? ORDER BY seq LIMIT ${PAGE}`,
           );
-          for (let after = 0, read = page.all(after); read.length > 0; after = read.at(-1)!.seq, read = page.all(after)) {
-            for (const { seq, kind, row } of read) {
-              const dumped = { kind, row: JSON.parse(row) } as DumpRow;
-              atRow(seq, dumped, () => loader.load(dumped));
+          withGraphLogPaused(c, workspaceId, () => {
+            for (let after = 0, read = page.all(after); read.length > 0; after = read.at(-1)!.seq, read = page.all(after)) {
+              for (const { seq, kind, row } of read) {
+                const dumped = { kind, row: JSON.parse(row) } as DumpRow;
+                atRow(seq, dumped, () => loader.load(dumped));
+              }
             }
-          }
+          });
         });
         objectTypeCache(c).invalidate();
         return { rows: checker.rows };

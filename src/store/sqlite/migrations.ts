@@ -525,6 +525,66 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
     `,
   },
+  {
+    version: 16,
+    name: 'a change log of the relationship graph',
+    // The graph cache (graph-cache.ts) keeps walked adjacency in memory and drops what these
+    // triggers name: both ends of a relation written, a record deleted, restored, retyped or
+    // purged, a contact whose classification changed. Written in the writing transaction, so every
+    // connection and process sees a change and its log entry together. Every 10,000th entry trims
+    // the log to its newest 100,000, so at least 90,000 unread entries stand after any entry a cache
+    // has not read, and a cache more than 10,000 behind starts over (graph-cache.ts). Bulk loads insert rows without an entry each: inside their
+    // transaction they mark the workspace in graph_changes_paused, and before committing unmark it
+    // and log '*' (the whole workspace), so no other connection ever sees the mark.
+    sql: `
+      CREATE TABLE graph_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        workspace_id TEXT NOT NULL,
+        a TEXT NOT NULL,
+        b TEXT
+      );
+      CREATE TABLE graph_changes_paused (
+        workspace_id TEXT PRIMARY KEY
+      );
+      CREATE TRIGGER graph_changes_trim AFTER INSERT ON graph_changes WHEN NEW.seq % 10000 = 0 BEGIN
+        DELETE FROM graph_changes WHERE seq <= NEW.seq - 100000;
+      END;
+      CREATE TRIGGER relations_graph_change_on_insert AFTER INSERT ON relations
+        WHEN NOT EXISTS (SELECT 1 FROM graph_changes_paused WHERE workspace_id = NEW.workspace_id)
+      BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.from_id, NEW.to_id);
+      END;
+      CREATE TRIGGER relations_graph_change_on_delete AFTER DELETE ON relations BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.from_id, OLD.to_id);
+      END;
+      CREATE TRIGGER relations_graph_change_on_update AFTER UPDATE ON relations BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.from_id, OLD.to_id);
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.from_id, NEW.to_id);
+      END;
+      CREATE TRIGGER records_graph_change_on_update AFTER UPDATE OF deleted_at, object_type_slug, workspace_id, id ON records
+        WHEN OLD.deleted_at IS NOT NEW.deleted_at OR OLD.object_type_slug IS NOT NEW.object_type_slug
+          OR OLD.workspace_id IS NOT NEW.workspace_id OR OLD.id IS NOT NEW.id
+      BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.id, NULL);
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.id, NULL);
+      END;
+      CREATE TRIGGER records_graph_change_on_delete AFTER DELETE ON records BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.id, NULL);
+      END;
+      CREATE TRIGGER classifications_graph_change_on_insert AFTER INSERT ON contact_classifications
+        WHEN NOT EXISTS (SELECT 1 FROM graph_changes_paused WHERE workspace_id = NEW.workspace_id)
+      BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.record_id, NULL);
+      END;
+      CREATE TRIGGER classifications_graph_change_on_update AFTER UPDATE ON contact_classifications BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.record_id, NULL);
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.record_id, NULL);
+      END;
+      CREATE TRIGGER classifications_graph_change_on_delete AFTER DELETE ON contact_classifications BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (OLD.workspace_id, OLD.record_id, NULL);
+      END;
+    `,
+  },
 ]);
 
 /**

@@ -3,6 +3,7 @@ import type { StoredRecord } from '../../domain/types.ts';
 import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
+import { withGraphLogPaused } from './graph-cache.ts';
 import { requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
 import { addFieldRelations, relatedOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
@@ -51,10 +52,10 @@ export function recordMethods(c: Connection) {
         const inBatchTypes = new Map(written.map((row) => [row.id, row.object_type_slug]));
         const stored = storedTargets(c, workspaceId);
         const target: TargetLookup = (id) => inBatchTypes.get(id) ?? stored(id);
-        inputs.forEach((input, index) => inBatch(index, () => {
+        withGraphLogPaused(c, workspaceId, () => inputs.forEach((input, index) => inBatch(index, () => {
           claimUniques(c, written[index]!, input.uniques);
           addFieldRelations(c, written[index]!, input.refs, at, target);
-        }));
+        })));
         indexRecords(c, written.map((record, index) => ({ record, data: inputs[index]!.data })));
         return inputs.length;
       });

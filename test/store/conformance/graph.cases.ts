@@ -3,6 +3,7 @@ import { classifyContacts } from '../../../src/domain/graph/classify.ts';
 import { shortestPaths } from '../../../src/domain/graph/path.ts';
 import type { GraphEdge, GraphRecord } from '../../../src/domain/graph/types.ts';
 import { walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
+import { newId } from '../../../src/domain/ids.ts';
 import type { NewComm } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, newRecord, type Harness } from './harness.ts';
 import { fixedGraph, link, type FixedGraph } from './graph-fixture.ts';
@@ -257,6 +258,42 @@ export function graphCases(h: Harness): void {
       expect(byId(step.records)).toEqual(byId(await h.store.graphRecords(g.ws.id, ends)));
       expect(step.records.find((r) => r.id === g.id.Cat)).toMatchObject({ object_type_slug: 'contacts', category: 'partner', strength: 'strong' });
       expect(step.records.find((r) => r.id === g.id.Ann)).toMatchObject({ category: 'investor', strength: 'weak' });
+    });
+
+    it('sees every write made after a read: links, unlinks, field edges, deletes, restores, classifications and bulk writes', async () => {
+      const g = await fixedGraph(h);
+      const s = h.store;
+      const show = (edges: GraphEdge[]) => edges.map((e) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`).sort();
+      const around = async (name: keyof FixedGraph['id']) => show((await s.expandGraph(g.ws.id, [g.id[name]])).edges);
+      const among = async (...names: (keyof FixedGraph['id'])[]) => show(await s.edgesAmong(g.ws.id, names.map((n) => g.id[n])));
+      expect(await around('Ben')).toEqual(['Ben-company/field->Acme']);
+      expect(await among('Ben', 'Dan', 'Cat')).toEqual(['Dan-introduced_by/link->Cat']);
+
+      await s.restoreRecord(g.ws.id, g.id.Eve, []);
+      expect(await around('Ben')).toEqual(['Ben-company/field->Acme', 'Ben-knows/link->Eve']);
+      await s.softDeleteRecord(g.ws.id, g.id.Acme);
+      expect(await around('Ben')).toEqual(['Ben-knows/link->Eve']);
+      expect(await around('Cat')).toEqual(['Cat-company/field->Globex', 'D1-contacts/field->Cat', 'Dan-introduced_by/link->Cat']);
+
+      const { link: made } = await link(s, g.ws.id, g.id.Ben, g.id.Dan, 'partner_of');
+      expect(await around('Ben')).toEqual(['Ben-knows/link->Eve', 'Ben-partner_of/link->Dan']);
+      expect(await among('Ben', 'Dan', 'Cat')).toEqual(['Ben-partner_of/link->Dan', 'Dan-introduced_by/link->Cat']);
+      await s.deleteLink(g.ws.id, made.id, []);
+      expect(await around('Ben')).toEqual(['Ben-knows/link->Eve']);
+      expect(await among('Ben', 'Dan', 'Cat')).toEqual(['Dan-introduced_by/link->Cat']);
+
+      await s.updateRecord(g.ws.id, g.id.Ben, { data: { name: 'Ben', company: g.id.Globex }, uniques: [], refs: [{ field: 'company', to_id: g.id.Globex }] });
+      expect(await around('Ben')).toEqual(['Ben-company/field->Globex', 'Ben-knows/link->Eve']);
+
+      await s.saveClassifications(g.ws.id, [{ record_id: g.id.Eve, category: 'investor', strength: 'warm', score: 60, reasons: [], classified_at: '2026-01-01T00:00:00.000Z' }], []);
+      expect((await s.expandGraph(g.ws.id, [g.id.Ben])).records.find((r) => r.id === g.id.Eve)).toMatchObject({ category: 'investor', strength: 'warm' });
+
+      const deal = newId('record');
+      await s.createRecords(g.ws.id, [newRecord('deals', { name: 'D3', contacts: [g.id.Ben] }, { id: deal, refs: [{ field: 'contacts', to_id: g.id.Ben }] })]);
+      await s.createLinks(g.ws.id, [{ from_id: g.id.Ben, to_id: g.id.Cat, type: 'knows', properties: {}, created_by: null }]);
+      const names = new Map([[deal, 'D3']]);
+      expect((await s.expandGraph(g.ws.id, [g.id.Ben])).edges.map((e) => `${names.get(e.source) ?? g.name(e.source)}-${e.type}->${g.name(e.target)}`).sort())
+        .toEqual(['Ben-company->Globex', 'Ben-knows->Cat', 'Ben-knows->Eve', 'D3-contacts->Ben']);
     });
 
     it('reads interactions, contact ids by page and classifications back', async () => {

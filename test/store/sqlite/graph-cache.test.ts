@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GraphEdge } from '../../../src/domain/graph/types.ts';
+import { newId } from '../../../src/domain/ids.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
+import { Connection } from '../../../src/store/sqlite/connection.ts';
+import { graphMethods } from '../../../src/store/sqlite/graph.ts';
+import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
+import { newRecord } from '../conformance/harness.ts';
+import { tempStore, type TempStore } from './temp-store.ts';
+
+/**
+ * The in-memory graph cache behind expandGraph and edgesAmong (graph-cache.ts) beyond what the
+ * conformance suite can see through one connection: writes by another connection or process, a
+ * change log trimmed past what a cache has read, and reads inside a transaction.
+ */
+describe('the SQLite graph cache', () => {
+  let t: TempStore;
+  const others: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await t.cleanup();
+  });
+
+  /** A company and three contacts of it, Ann, Ben and Cat (company field edges), in a new workspace. */
+  async function people(store: Store) {
+    const ws = await t.workspace();
+    const id = { Acme: newId('record'), Ann: newId('record'), Ben: newId('record'), Cat: newId('record') };
+    await store.createRecord(ws.id, newRecord('companies', { name: 'Acme' }, { id: id.Acme }));
+    for (const name of ['Ann', 'Ben', 'Cat'] as const) {
+      await store.createRecord(ws.id, newRecord('contacts', { name, company: id.Acme }, { id: id[name], refs: [{ field: 'company', to_id: id.Acme }] }));
+    }
+    const names = new Map(Object.entries(id).map(([name, recordId]) => [recordId, name]));
+    const show = (edges: GraphEdge[]) => edges.map((e) => `${names.get(e.source)}-${e.type}->${names.get(e.target)}`).sort();
+    return { ws, id, show };
+  }
+
+  const knows = (from: string, to: string) => ({ from_id: from, to_id: to, type: 'knows', properties: {}, created_by: null });
+
+  /** A second store on the same file, as another process would open it. */
+  async function otherStore(): Promise<Store> {
+    const other = createSqliteStore({ path: t.path });
+    await other.init();
+    others.push(other);
+    return other;
+  }
+
+  it('sees writes made through another connection to the same file, bulk ones too', async () => {
+    t = await tempStore();
+    const other = await otherStore();
+    const { ws, id, show } = await people(t.store);
+    const around = async () => show((await t.store.expandGraph(ws.id, [id.Ann])).edges);
+    expect(await around()).toEqual(['Ann-company->Acme']);
+
+    const { link } = await other.createLink(ws.id, knows(id.Ann, id.Ben), []);
+    expect(await around()).toEqual(['Ann-company->Acme', 'Ann-knows->Ben']);
+    await other.softDeleteRecord(ws.id, id.Ben);
+    expect(await around()).toEqual(['Ann-company->Acme']);
+    await other.restoreRecord(ws.id, id.Ben, []);
+    await other.deleteLink(ws.id, link.id, []);
+    expect(await around()).toEqual(['Ann-company->Acme']);
+    await other.createLinks(ws.id, [knows(id.Ann, id.Cat)]);
+    expect(await around()).toEqual(['Ann-company->Acme', 'Ann-knows->Cat']);
+    expect(show(await t.store.edgesAmong(ws.id, [id.Ann, id.Ben, id.Cat]))).toEqual(['Ann-knows->Cat']);
+  });
+
+  it('logs a bulk write once for the whole workspace, and never commits the pause mark', async () => {
+    t = await tempStore();
+    const { ws, id } = await people(t.store);
+    const raw = t.raw();
+    const before = raw.prepare('SELECT max(seq) AS seq FROM graph_changes').get() as { seq: number };
+    await t.store.createLinks(ws.id, [knows(id.Ann, id.Ben), knows(id.Ben, id.Cat), knows(id.Cat, id.Ann)]);
+    expect(raw.prepare('SELECT workspace_id, a, b FROM graph_changes WHERE seq > ?').all(before.seq)).toEqual([{ workspace_id: ws.id, a: '*', b: null }]);
+    expect(raw.prepare('SELECT count(*) AS n FROM graph_changes_paused').get()).toEqual({ n: 0 });
+  });
+
+  it('starts over when the log was trimmed past what it had read', async () => {
+    t = await tempStore();
+    const other = await otherStore();
+    const { ws, id, show } = await people(t.store);
+    const { link } = await t.store.createLink(ws.id, knows(id.Ann, id.Ben), []);
+    expect(show((await t.store.expandGraph(ws.id, [id.Ann])).edges)).toEqual(['Ann-company->Acme', 'Ann-knows->Ben']);
+
+    await other.deleteLink(ws.id, link.id, []);
+    // Another writer's 110,000 entries later, the unlink's own entry is gone from the log.
+    t.raw().exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 110000)
+      INSERT INTO graph_changes (workspace_id, a, b) SELECT 'ws_elsewhere', 'rec_' || i, NULL FROM n`);
+    expect(t.raw().prepare("SELECT count(*) AS n FROM graph_changes WHERE a NOT LIKE 'rec_%'").get()).toEqual({ n: 0 });
+    expect(show((await t.store.expandGraph(ws.id, [id.Ann])).edges)).toEqual(['Ann-company->Acme']);
+  });
+
+  it('reads SQL inside a transaction and keeps nothing of one rolled back', async () => {
+    t = await tempStore();
+    const { ws, id, show } = await people(t.store);
+    const c = new Connection(t.path);
+    c.open();
+    others.push(c);
+    const graph = graphMethods(c);
+    expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme']);
+    expect(() => c.tx(() => {
+      c.run(
+        `INSERT INTO relations (workspace_id, type, source, from_id, from_object, to_id, to_object, created_at)
+         VALUES (?, 'knows', 'link', ?, 'contacts', ?, 'contacts', '2026-01-01T00:00:00.000Z')`,
+        ws.id, id.Ann, id.Cat,
+      );
+      expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme', 'Ann-knows->Cat']);
+      throw new Error('roll back');
+    })).toThrow('roll back');
+    expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme']);
+    expect(show(graph.edgesAmong(ws.id, [id.Ann, id.Cat]))).toEqual([]);
+  });
+});
