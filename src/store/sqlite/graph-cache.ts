@@ -16,7 +16,7 @@ export const MAX_CHANGES_APPLIED = 10_000;
  */
 interface Adjacency {
   others: string[];
-  meta: number[];
+  meta: Int32Array;
 }
 const OUT = 1; // this record is the edge's from end
 const LINK = 2; // origin 'link' (else 'field')
@@ -33,12 +33,22 @@ class WorkspaceGraph {
   readonly nodes = new Map<string, GraphRecord>();
   readonly typeNames: string[] = [];
   readonly typeIndex = new Map<string, number>();
+  /** One string per record id: every adjacency list shares it rather than holding its own copy. */
+  readonly #ids = new Map<string, string>();
   ends = 0;
 
   clear(): void {
     this.adjacency.clear();
     this.nodes.clear();
+    this.#ids.clear();
     this.ends = 0;
+  }
+
+  intern(id: string): string {
+    const known = this.#ids.get(id);
+    if (known !== undefined) return known;
+    this.#ids.set(id, id);
+    return id;
   }
 
   forget(id: string): void {
@@ -147,16 +157,22 @@ export class GraphCache {
       JSON.stringify([...new Set(missing)]), graph.workspaceId,
     );
     if (graph.ends + rows.length > MAX_CACHED_ENDS) graph.clear();
-    for (const id of missing) {
-      if (out.has(id)) continue;
-      const fresh: Adjacency = { others: [], meta: [] };
+    // Sized exactly (a count first): a large workspace's cache is mostly these lists.
+    const counts = new Map<string, number>(missing.map((id) => [id, 0]));
+    for (const row of rows) counts.set(row[0], counts.get(row[0])! + 1);
+    const filled = new Map<string, number>();
+    for (const [id, count] of counts) {
+      const fresh: Adjacency = { others: new Array<string>(count), meta: new Int32Array(count) };
       out.set(id, fresh);
-      graph.adjacency.set(id, fresh);
+      filled.set(id, 0);
+      graph.adjacency.set(graph.intern(id), fresh);
     }
     for (const [id, isOut, other, type, origin] of rows) {
       const adjacency = out.get(id)!;
-      adjacency.others.push(other);
-      adjacency.meta.push((graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0));
+      const at = filled.get(id)!;
+      filled.set(id, at + 1);
+      adjacency.others[at] = graph.intern(other);
+      adjacency.meta[at] = (graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0);
     }
     graph.ends += rows.length;
     return out;
@@ -173,7 +189,10 @@ export class GraphCache {
        WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
       JSON.stringify([...new Set(missing)]), graph.workspaceId,
     );
-    for (const [id, objectTypeSlug, category, strength] of rows) graph.nodes.set(id, { id, object_type_slug: objectTypeSlug, category, strength });
+    for (const [id, objectTypeSlug, category, strength] of rows) {
+      const key = graph.intern(id);
+      graph.nodes.set(key, { id: key, object_type_slug: objectTypeSlug, category, strength });
+    }
   }
 
   /** expandGraph of the Store port, from the cache (see the port for the contract). */
