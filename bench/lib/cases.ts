@@ -63,6 +63,14 @@ export class Sampler {
 
 const BIG_OPEN_DEALS = VIEWS[0];
 
+/** Two different sampled contacts, as graph.path's ends. */
+function twoContacts(s: Sampler): { from_record_id: string; to_record_id: string } {
+  const from = s.id('contacts');
+  let to = s.id('contacts');
+  while (to === from) to = s.id('contacts');
+  return { from_record_id: from, to_record_id: to };
+}
+
 /**
  * One line per benchmarked tool: its params (drawn per call) and, when the catalog's own GraphQL
  * operation is not the right equivalent, the /graphql request. Every case runs over REST, bridge,
@@ -110,7 +118,8 @@ export const CASES: BenchCase[] = [
   { tool: 'objects.get', params: () => ({ slug: 'deals' }) },
   { tool: 'graph.query', variant: 'd2', scale: true, params: (s) => ({ record_id: s.id(), depth: 2, limit: 100 }) },
   { tool: 'graph.query', variant: 'd3', params: (s) => ({ record_id: s.id(), depth: 3, limit: 500 }) },
-  { tool: 'graph.path', params: (s) => ({ from_record_id: s.id('contacts'), to_record_id: s.id('contacts'), max_depth: 4, limit: 3 }) },
+  // Two different contacts: the same one twice is a 400 (to_record_id must differ), counted as an error.
+  { tool: 'graph.path', params: (s) => ({ ...twoContacts(s), max_depth: 4, limit: 3 }) },
   {
     tool: 'reports.run', scale: true,
     params: () => ({ config: { object_type: 'deals', metric: 'sum', metric_field: 'amount', group_by: 'stage', time_bucket: 'month', chart_type: 'stacked_bar' } }),
