@@ -1,31 +1,33 @@
 import { perConnection, type Connection } from './connection.ts';
+import type { ItemSpace } from './items.ts';
 
 /** Past this many cached totals the cache starts over (a bound, not a tuning knob). */
 const MAX_ENTRIES = 5_000;
 
 /**
- * Exact list totals of records, cached per (object type, compiled filter). A total is stored with
- * the object type's write version (`record_versions`, moved by triggers on `records` in the
- * writing transaction, see migration 10), and served only while the version is unchanged: any
- * create, update, delete, restore or import of a record of that type, by this process or
+ * Exact list totals, cached per (item space, scope, compiled filter): records per object type,
+ * entries per list. A total is stored with the scope's write version (the space's `versionSql`:
+ * counters moved by triggers in the writing transaction, see migrations 10 and 17) and served
+ * only while the version is unchanged, so any write that could change it, by this process or
  * another, makes the next read count again. Reads inside an enclosing transaction bypass the
  * cache, since that transaction may still roll back to an earlier version with other rows.
  */
 export class CountCache {
-  readonly #entries = new Map<string, { version: number; total: number }>();
+  readonly #entries = new Map<string, { version: number | string; total: number }>();
 
   constructor(private readonly c: Connection) {}
 
-  /** The object type's write version as committed (0 before its first record write). */
-  version(objectTypePk: number): number {
-    return this.c.get<{ version: number }>('SELECT version FROM record_versions WHERE object_type_pk = ?', objectTypePk)?.version ?? 0;
+  /** The scope's write version as committed. */
+  version(space: ItemSpace, scopePk: number): number | string {
+    const params = Array.from({ length: space.versionSql.split('?').length - 1 }, () => scopePk);
+    return this.c.get<{ version: number | string | null }>(space.versionSql, ...params)?.version ?? 0;
   }
 
   /** The cached total for the key, or `count()` (then cached when `cacheable`). */
-  total(objectTypePk: number, key: string, cacheable: boolean, count: () => number): number {
+  total(space: ItemSpace, scopePk: number, key: string, cacheable: boolean, count: () => number): number {
     if (!cacheable) return count();
-    const version = this.version(objectTypePk);
-    const full = `${objectTypePk}\u0000${key}`;
+    const version = this.version(space, scopePk);
+    const full = `${space.table}\u0000${scopePk}\u0000${key}`;
     const hit = this.#entries.get(full);
     if (hit && hit.version === version) return hit.total;
     const total = count();

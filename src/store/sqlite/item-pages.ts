@@ -74,12 +74,12 @@ export function pageItems<Row>(
     sql: `FROM ${table} WHERE r.${space.scope} = ? AND ${space.live} AND ${condition.sql}`,
     params: [scopePk, ...condition.params],
   });
-  const cacheable = space.valuesOnlyLive && !c.db.inTransaction;
+  const cacheable = !c.db.inTransaction;
   return c.tx(() => {
     const countAll = (): number => (matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`, where)));
     const key = matches ? `${matches.complement}\u0000${matches.sql}\u0000${JSON.stringify(matches.params)}` : '';
-    const total = countCache(c).total(scopePk, key, cacheable, countAll);
-    const scopeTotal = cacheable && matches ? countCache(c).total(scopePk, '', true, () => count(c, from(`${space.table} r`, { sql: '1', params: [] }))) : undefined;
+    const total = countCache(c).total(space, scopePk, key, cacheable, countAll);
+    const scopeTotal = cacheable && matches ? countCache(c).total(space, scopePk, '', true, () => count(c, from(`${space.table} r`, { sql: '1', params: [] }))) : undefined;
     const walk = fewMatches !== undefined ? total > fewMatches : shouldWalk(total, scopeTotal, query.offset + query.limit);
     const test = walk && query.filter ? compilePredicate(query.filter, space) : where;
     if (!query.sort.system) {

@@ -24,6 +24,12 @@ export interface ItemSpace {
    * alone; otherwise counts go through the items table and `live`.
    */
   valuesOnlyLive: boolean;
+  /**
+   * A SELECT of one value, `version`, that every committed write changing the scope's items or
+   * their liveness moves (by triggers, whoever writes); `?` is bound to the scope pk as many times
+   * as it appears. Cached totals are keyed by it (count-cache.ts).
+   */
+  versionSql: string;
   /** The column of `r` behind each system field. */
   system: { readonly [F in SystemField]: string };
   /** Indexes of the items table in (scope, system field, id) order, for walking a sort. */
@@ -50,6 +56,7 @@ export const RECORDS = itemSpace({
   scope: 'object_type_pk',
   live: 'r.deleted_at IS NULL',
   valuesOnlyLive: true,
+  versionSql: 'SELECT version FROM record_versions WHERE object_type_pk = ?',
   system: { record_id: 'r.id', created_at: 'r.created_at', updated_at: 'r.updated_at' },
   systemIndexes: { record_id: 'records_live_by_id', created_at: 'records_live_by_created', updated_at: 'records_live_by_updated' },
   valueIndexes: { text: 'record_values_by_text', num: 'record_values_by_num' },
@@ -69,6 +76,13 @@ export const ENTRIES = itemSpace({
   scope: 'list_pk',
   live: 'EXISTS (SELECT 1 FROM records lr WHERE lr.id = r.record_id AND lr.deleted_at IS NULL)',
   valuesOnlyLive: false,
+  // The list's entry writes (migration 17) and every record write of the list's object type, which
+  // covers the soft deletes and restores that hide and show entries.
+  versionSql: `SELECT coalesce((SELECT version FROM list_versions WHERE list_pk = ?), 0) || ':' || (
+      SELECT total(rv.version) FROM lists l
+        JOIN object_types t ON t.workspace_id = l.workspace_id AND t.slug = l.object_type_slug
+        JOIN record_versions rv ON rv.object_type_pk = t.pk
+      WHERE l.pk = ?) AS version`,
   system: { record_id: 'r.record_id', created_at: 'r.created_at', updated_at: 'r.updated_at' },
   systemIndexes: { record_id: 'list_entries__record', created_at: 'list_entries_by_created', updated_at: 'list_entries_by_updated' },
   valueIndexes: { text: 'entry_values_by_text', num: 'entry_values_by_num' },

@@ -585,6 +585,34 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
     `,
   },
+  {
+    version: 17,
+    name: 'entry write versions per list',
+    // Like record_versions, per list: every insert, update and delete of one of its entries moves
+    // it in the writing transaction. Cached entry totals are keyed by it together with the record
+    // version of the list's object type (items.ts ENTRIES.versionSql), since an entry counts only
+    // while its record is live.
+    sql: `
+      CREATE TABLE list_versions (
+        list_pk INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL
+      );
+      CREATE TRIGGER list_entries_version_on_insert AFTER INSERT ON list_entries BEGIN
+        INSERT INTO list_versions (list_pk, version) VALUES (NEW.list_pk, 1)
+          ON CONFLICT (list_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER list_entries_version_on_update AFTER UPDATE ON list_entries BEGIN
+        INSERT INTO list_versions (list_pk, version) VALUES (OLD.list_pk, 1)
+          ON CONFLICT (list_pk) DO UPDATE SET version = version + 1;
+        INSERT INTO list_versions (list_pk, version) VALUES (NEW.list_pk, 1)
+          ON CONFLICT (list_pk) DO UPDATE SET version = version + 1;
+      END;
+      CREATE TRIGGER list_entries_version_on_delete AFTER DELETE ON list_entries BEGIN
+        INSERT INTO list_versions (list_pk, version) VALUES (OLD.list_pk, 1)
+          ON CONFLICT (list_pk) DO UPDATE SET version = version + 1;
+      END;
+    `,
+  },
 ]);
 
 /**

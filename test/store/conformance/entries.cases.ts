@@ -240,6 +240,23 @@ export function entryCases(h: Harness): void {
       expect(await match(cmp('stage', 'eq', 'qualified'))).toEqual(['b']);
     });
 
+    it('keeps totals exact when the same listings are read before and after every kind of write', async () => {
+      const { ws, list, records, entries, page } = await stocked();
+      const [e] = await deals(h, ws.id, 'E');
+      const totals = async () => [(await page()).total, (await page(cmp('stage', 'eq', 'won'))).total];
+      expect(await totals()).toEqual([4, 1]);
+      await h.store.addListEntries(ws.id, list.id, [{ record_id: e!.id, data: { stage: 'won' } }], null, []);
+      expect(await totals()).toEqual([5, 2]);
+      await h.store.updateListEntry(ws.id, entries.b.id, { stage: 'won' }, []);
+      expect(await totals()).toEqual([5, 3]);
+      await h.store.softDeleteRecord(ws.id, records.c.id);
+      expect(await totals()).toEqual([4, 2]);
+      await h.store.restoreRecord(ws.id, records.c.id, []);
+      expect(await totals()).toEqual([5, 3]);
+      await h.store.removeListEntry(ws.id, entries.b.id, []);
+      expect(await totals()).toEqual([4, 2]);
+    });
+
     it('rejects listing the entries of a deleted or unknown list with not_found', async () => {
       const { ws, list } = await stocked();
       await h.store.deleteList(ws.id, list.id, []);
