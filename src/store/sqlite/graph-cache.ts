@@ -3,6 +3,8 @@ import { perConnection, type Connection } from './connection.ts';
 
 /** A workspace's cached adjacency starts over past this many edge ends (each edge counts at both ends). */
 export const MAX_CACHED_ENDS = 4_000_000;
+/** ...or past this many distinct record ids held (forgotten records keep their id until then). */
+export const MAX_CACHED_IDS = 1_000_000;
 /**
  * More unread changes than this and the whole cache starts over: cheaper than applying them one by
  * one, and what keeps the cache exact when the log is trimmed (migration 16 keeps at least 90,000
@@ -42,6 +44,10 @@ class WorkspaceGraph {
     this.nodes.clear();
     this.#ids.clear();
     this.ends = 0;
+  }
+
+  get idCount(): number {
+    return this.#ids.size;
   }
 
   intern(id: string): string {
@@ -91,8 +97,19 @@ class WorkspaceGraph {
 export class GraphCache {
   #seq = -1;
   readonly #workspaces = new Map<string, WorkspaceGraph>();
+  readonly #maxEnds: number;
+  readonly #maxIds: number;
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: Connection, bounds: { maxEnds?: number; maxIds?: number } = {}) {
+    this.#maxEnds = bounds.maxEnds ?? MAX_CACHED_ENDS;
+    this.#maxIds = bounds.maxIds ?? MAX_CACHED_IDS;
+  }
+
+  /** What the cache holds of a workspace: records with adjacency, edge ends, distinct ids. */
+  size(workspaceId: string): { records: number; ends: number; ids: number } {
+    const graph = this.#workspaces.get(workspaceId);
+    return { records: graph?.adjacency.size ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
+  }
 
   /** False inside an open transaction: the caller reads SQL instead. */
   usable(): boolean {
@@ -156,7 +173,7 @@ export class GraphCache {
        SELECT f.id, 0, rel.from_id, rel.type, rel.source FROM f JOIN relations rel ON rel.to_id = f.id`,
       JSON.stringify([...new Set(missing)]), graph.workspaceId,
     );
-    if (graph.ends + rows.length > MAX_CACHED_ENDS) graph.clear();
+    if (graph.ends + rows.length > this.#maxEnds || graph.idCount + rows.length > this.#maxIds) graph.clear();
     // Sized exactly (a count first): a large workspace's cache is mostly these lists.
     const counts = new Map<string, number>(missing.map((id) => [id, 0]));
     for (const row of rows) counts.set(row[0], counts.get(row[0])! + 1);

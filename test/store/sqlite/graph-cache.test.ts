@@ -3,6 +3,7 @@ import type { GraphEdge } from '../../../src/domain/graph/types.ts';
 import { newId } from '../../../src/domain/ids.ts';
 import type { Store } from '../../../src/domain/store/port.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
+import { GraphCache } from '../../../src/store/sqlite/graph-cache.ts';
 import { graphMethods } from '../../../src/store/sqlite/graph.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 import { newRecord } from '../conformance/harness.ts';
@@ -86,6 +87,28 @@ describe('the SQLite graph cache', () => {
       INSERT INTO graph_changes (workspace_id, a, b) SELECT 'ws_elsewhere', 'rec_' || i, NULL FROM n`);
     expect(t.raw().prepare("SELECT count(*) AS n FROM graph_changes WHERE a NOT LIKE 'rec_%'").get()).toEqual({ n: 0 });
     expect(show((await t.store.expandGraph(ws.id, [id.Ann])).edges)).toEqual(['Ann-company->Acme']);
+  });
+
+  it('starts a workspace over past its bound on edge ends, or on ids held, and answers the same', async () => {
+    t = await tempStore();
+    const { ws, id, show } = await people(t.store);
+    await t.store.createLinks(ws.id, [knows(id.Ann, id.Ben), knows(id.Ben, id.Cat)]);
+    const c = new Connection(t.path);
+    c.open();
+    others.push(c);
+    const aroundAnn = ['Ann-company->Acme', 'Ann-knows->Ben'];
+    // Ann has 2 edge ends (Acme, Ben); Ben has 3 (Acme, Cat, Ann); Acme has 3 (Ann, Ben, Cat).
+    const byEnds = new GraphCache(c, { maxEnds: 4 });
+    expect(show(byEnds.expand(ws.id, [id.Ann]).edges)).toEqual(aroundAnn);
+    expect(byEnds.size(ws.id)).toEqual({ records: 1, ends: 2, ids: 3 });
+    expect(show(byEnds.expand(ws.id, [id.Ben]).edges)).toEqual(['Ann-knows->Ben', 'Ben-company->Acme', 'Ben-knows->Cat']);
+    expect(byEnds.size(ws.id)).toEqual({ records: 1, ends: 3, ids: 4 });
+
+    const byIds = new GraphCache(c, { maxIds: 4 });
+    expect(show(byIds.expand(ws.id, [id.Ann]).edges)).toEqual(aroundAnn);
+    expect(show(byIds.expand(ws.id, [id.Acme]).edges)).toEqual(['Ann-company->Acme', 'Ben-company->Acme', 'Cat-company->Acme']);
+    expect(byIds.size(ws.id)).toEqual({ records: 1, ends: 3, ids: 4 });
+    expect(show(byIds.expand(ws.id, [id.Ann]).edges)).toEqual(aroundAnn);
   });
 
   it('reads SQL inside a transaction and keeps nothing of one rolled back', async () => {
