@@ -19,7 +19,7 @@ export class CountCache {
 
   /** The scope's write version as committed. */
   version(space: ItemSpace, scopePk: number): number | string {
-    const params = Array.from({ length: space.versionSql.split('?').length - 1 }, () => scopePk);
+    const params = Array.from({ length: space.versionParams }, () => scopePk);
     return this.c.get<{ version: number | string | null }>(space.versionSql, ...params)?.version ?? 0;
   }
 

@@ -24,7 +24,16 @@ const OUT = 1; // this record is the edge's from end
 const LINK = 2; // origin 'link' (else 'field')
 
 type AdjacencyRow = [id: string, out: 0 | 1, other: string, type: string, origin: GraphEdge['origin']];
-type NodeRow = [id: string, object_type_slug: string, category: GraphRecord['category'], strength: GraphRecord['strength']];
+
+/** The GraphRecords of the live records of the workspace among the ids (Store `graphRecords`, and the cache's fills). */
+export function liveGraphRecords(c: Connection, workspaceId: string, recordIds: readonly string[]): GraphRecord[] {
+  return c.all<GraphRecord>(
+    `SELECT r.id, r.object_type_slug, k.category, k.strength FROM records r
+       LEFT JOIN contact_classifications k ON k.record_id = r.id
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
+    JSON.stringify([...new Set(recordIds)]), workspaceId,
+  );
+}
 
 /** One workspace's part of the cache. */
 class WorkspaceGraph {
@@ -62,6 +71,13 @@ class WorkspaceGraph {
     if (adjacency) this.ends -= adjacency.others.length;
     this.adjacency.delete(id);
     this.nodes.delete(id);
+  }
+
+  /** The stored edge behind adjacency entry `meta` of record `id`, whose other end is `other`. */
+  edge(id: string, other: string, meta: number): GraphEdge {
+    const type = this.typeNames[meta >> 2]!;
+    const origin = meta & LINK ? 'link' : 'field';
+    return meta & OUT ? { source: id, target: other, type, origin } : { source: other, target: id, type, origin };
   }
 
   typeOf(name: string): number {
@@ -200,15 +216,9 @@ export class GraphCache {
     const missing: string[] = [];
     for (const id of ids) if (!graph.nodes.has(id)) missing.push(id);
     if (missing.length === 0) return;
-    const rows = this.c.rows<NodeRow>(
-      `SELECT r.id, r.object_type_slug, k.category, k.strength FROM records r
-         LEFT JOIN contact_classifications k ON k.record_id = r.id
-       WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
-      JSON.stringify([...new Set(missing)]), graph.workspaceId,
-    );
-    for (const [id, objectTypeSlug, category, strength] of rows) {
-      const key = graph.intern(id);
-      graph.nodes.set(key, { id: key, object_type_slug: objectTypeSlug, category, strength });
+    for (const record of liveGraphRecords(this.c, graph.workspaceId, missing)) {
+      const key = graph.intern(record.id);
+      graph.nodes.set(key, { ...record, id: key });
     }
   }
 
@@ -233,9 +243,7 @@ export class GraphCache {
         if (!(meta & OUT) && frontier.has(other)) continue;
         const there = graph.nodes.get(other);
         if (!there) continue;
-        const type = graph.typeNames[meta >> 2]!;
-        const origin = meta & LINK ? 'link' : 'field';
-        edges.push(meta & OUT ? { source: id, target: other, type, origin } : { source: other, target: id, type, origin });
+        edges.push(graph.edge(id, other, meta));
         records.set(id, here);
         records.set(other, there);
       }
@@ -264,7 +272,7 @@ export class GraphCache {
         const other = list.others[i]!;
         const meta = list.meta[i]!;
         if (!(meta & OUT) || other === id || !set.has(other)) continue;
-        edges.push({ source: id, target: other, type: graph.typeNames[meta >> 2]!, origin: meta & LINK ? 'link' : 'field' });
+        edges.push(graph.edge(id, other, meta));
       }
     }
     if (uncached.length > 0) edges.push(...read(uncached, [...set]));

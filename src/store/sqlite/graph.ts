@@ -4,7 +4,7 @@ import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Lin
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
-import { graphCache, withGraphLogPaused } from './graph-cache.ts';
+import { graphCache, liveGraphRecords, withGraphLogPaused } from './graph-cache.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -63,12 +63,6 @@ export function graphMethods(c: Connection) {
     const row = c.get<LinkRow>(`SELECT ${LINK_COLUMNS} FROM relations WHERE link_id = ? AND workspace_id = ?`, linkId, workspaceId);
     return row ? toLink(row) : null;
   };
-  const graphRecords = (workspaceId: string, recordIds: readonly string[]): GraphRecord[] => c.all<GraphRecord>(
-    `SELECT r.id, r.object_type_slug, k.category, k.strength FROM records r
-       LEFT JOIN contact_classifications k ON k.record_id = r.id
-     WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
-    ids(recordIds), workspaceId,
-  );
 
   /** One index range scan per from id (from_id leads the key); the other end is checked against `toIds`. */
   const outgoingAmong = (workspaceId: string, fromIds: readonly string[], toIds: readonly string[]): GraphEdge[] => c.all<GraphEdge>(
@@ -178,7 +172,9 @@ export function graphMethods(c: Connection) {
       return { edges, records: [...records.values()] };
     },
 
-    graphRecords,
+    graphRecords(workspaceId: string, recordIds: readonly string[]): GraphRecord[] {
+      return liveGraphRecords(c, workspaceId, recordIds);
+    },
 
     /** Through the graph cache outside transactions (it reads SQL for records it has not cached); inside one, SQL. */
     edgesAmong(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {

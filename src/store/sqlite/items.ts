@@ -30,6 +30,8 @@ export interface ItemSpace {
    * as it appears. Cached totals are keyed by it (count-cache.ts).
    */
   versionSql: string;
+  /** How many `?` versionSql has. */
+  versionParams: number;
   /** The column of `r` behind each system field. */
   system: { readonly [F in SystemField]: string };
   /** Indexes of the items table in (scope, system field, id) order, for walking a sort. */
@@ -40,9 +42,10 @@ export interface ItemSpace {
   insertValue: string;
 }
 
-function itemSpace(space: Omit<ItemSpace, 'insertValue'>): ItemSpace {
+function itemSpace(space: Omit<ItemSpace, 'insertValue' | 'versionParams'>): ItemSpace {
   return Object.freeze({
     ...space,
+    versionParams: space.versionSql.split('?').length - 1,
     insertValue: `INSERT INTO ${space.values} (${space.itemKey}, ${space.scope}, field, v_text, v_num) VALUES (?, ?, ?, ?, ?)`,
   });
 }
