@@ -1,4 +1,4 @@
-import type { Store } from '../store/port.ts';
+import type { RecordSummary, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
@@ -18,11 +18,7 @@ export interface RecordView extends Omit<StoredRecord, 'workspace_id'> {
 }
 
 /** Another record as it appears inside a relation, entry, note or task. */
-export interface RelatedRecordView {
-  record_id: string;
-  object_type_slug: string;
-  display_name: string;
-}
+export type RelatedRecordView = RecordSummary;
 
 export interface RelationView {
   type: string;
@@ -118,10 +114,7 @@ export class RecordService {
   /** Display summaries of the live records among the ids (deleted or foreign ones are absent). */
   async summaries(ids: readonly string[]): Promise<Map<string, RelatedRecordView>> {
     const out = new Map<string, RelatedRecordView>();
-    for (const record of await this.store.getRecords(this.ws, [...new Set(ids)])) {
-      const type = await this.objects.get(record.object_type_slug);
-      out.set(record.id, { record_id: record.id, object_type_slug: record.object_type_slug, display_name: displayName(type, record.data) });
-    }
+    for (const summary of await this.store.recordSummaries(this.ws, [...new Set(ids)])) out.set(summary.record_id, summary);
     return out;
   }
 

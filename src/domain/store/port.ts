@@ -85,6 +85,13 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
   getRecord(workspaceId: string, recordId: string, opts?: { includeDeleted?: boolean }): Promise<StoredRecord | null>;
   /** Live records among the ids, in no particular order; unknown ids are skipped. */
   getRecords(workspaceId: string, recordIds: readonly string[]): Promise<StoredRecord[]>;
+  /**
+   * How the live records among the ids are named in answers that mention them (graph nodes,
+   * relations, entries, notes and tasks), in no particular order; unknown and deleted ids are
+   * skipped. `display_name` is `displayName` of the record's data under its object type's current
+   * fields. The objects are shared and frozen: callers copy, never change them.
+   */
+  recordSummaries(workspaceId: string, recordIds: readonly string[]): Promise<RecordSummary[]>;
   /** Replaces data, unique claims and field relations as a whole. Same conflicts as create. */
   updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[]): Promise<StoredRecord>;
   /** Marks the record deleted and releases its unique claims. */
@@ -102,6 +109,13 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
    * that record, in stored order (created_at, from_id, type, to_id): one read serves records.get.
    */
   getRelations(workspaceId: string, recordId: string): Promise<RelatedRecord[]>;
+}
+
+/** A record as answers name it (see recordSummaries). */
+export interface RecordSummary {
+  readonly record_id: string;
+  readonly object_type_slug: string;
+  readonly display_name: string;
 }
 
 /** An edge of a record and the live record at its other end. */

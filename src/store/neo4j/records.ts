@@ -1,6 +1,7 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import { displayName } from '../../domain/fields.ts';
+import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { claimConflict } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';
@@ -93,6 +94,20 @@ export function recordMethods(conn: Connection) {
       if (recordIds.length === 0) return [];
       const rows = await conn.read((tx) => tx.rows(bind(Q.GET_RECORDS, { workspace_id: workspaceId, ids: [...recordIds] })));
       return rows.map((row) => toRecord(props(row, 'record')!));
+    },
+
+    async recordSummaries(workspaceId: string, recordIds: readonly string[]): Promise<RecordSummary[]> {
+      if (recordIds.length === 0) return [];
+      return conn.read(async (tx) => {
+        const records = (await tx.rows(bind(Q.GET_RECORDS, { workspace_id: workspaceId, ids: [...new Set(recordIds)] })))
+          .map((row) => toRecord(props(row, 'record')!));
+        const types = new Map<string, ObjectType | null>();
+        for (const slug of new Set(records.map((r) => r.object_type_slug))) types.set(slug, await findObjectType(tx, workspaceId, slug));
+        return records.map((r) => {
+          const type = types.get(r.object_type_slug);
+          return Object.freeze({ record_id: r.id, object_type_slug: r.object_type_slug, display_name: type ? displayName(type, r.data) : '' });
+        });
+      });
     },
 
     async updateRecord(

@@ -59,6 +59,11 @@ export class Connection {
     await stopped;
   }
 
+  /** True between open() and close(). */
+  get isOpen(): boolean {
+    return this.#db !== null;
+  }
+
   get db(): Database.Database {
     if (!this.#db) throw new CrmError('unavailable', 'The SQLite store is not open; call init() first', { cause: 'closed' });
     return this.#db;

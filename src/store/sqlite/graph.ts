@@ -176,9 +176,9 @@ export function graphMethods(c: Connection) {
       return liveGraphRecords(c, workspaceId, recordIds);
     },
 
-    /** Through the graph cache outside transactions (it reads SQL for records it has not cached); inside one, SQL. */
+    /** Through the graph cache outside transactions (it reads the adjacency of records it has not cached); inside one, SQL. */
     edgesAmong(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {
-      if (cache.usable()) return cache.among(workspaceId, recordIds, (fromIds, toIds) => outgoingAmong(workspaceId, fromIds, toIds));
+      if (cache.usable()) return cache.among(workspaceId, recordIds);
       return outgoingAmong(workspaceId, recordIds, recordIds);
     },
 

@@ -613,6 +613,29 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
     `,
   },
+  {
+    version: 18,
+    name: 'the graph change log names data and field changes',
+    // The graph cache also keeps the display names of the records it has met (recordSummaries), so
+    // the log names a record whose data changed, and the whole workspace ('*') when a field of one
+    // of its object types is added, changed or removed, since display names follow the fields.
+    sql: `
+      CREATE TRIGGER records_graph_change_on_data AFTER UPDATE OF data ON records
+        WHEN OLD.data IS NOT NEW.data
+      BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) VALUES (NEW.workspace_id, NEW.id, NULL);
+      END;
+      CREATE TRIGGER fields_graph_change_on_insert AFTER INSERT ON fields BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) SELECT workspace_id, '*', NULL FROM object_types WHERE pk = NEW.object_type_pk;
+      END;
+      CREATE TRIGGER fields_graph_change_on_update AFTER UPDATE ON fields BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) SELECT workspace_id, '*', NULL FROM object_types WHERE pk = NEW.object_type_pk;
+      END;
+      CREATE TRIGGER fields_graph_change_on_delete AFTER DELETE ON fields BEGIN
+        INSERT INTO graph_changes (workspace_id, a, b) SELECT workspace_id, '*', NULL FROM object_types WHERE pk = OLD.object_type_pk;
+      END;
+    `,
+  },
 ]);
 
 /**

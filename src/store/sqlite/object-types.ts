@@ -106,6 +106,14 @@ function deepFreeze<T>(value: T): T {
 /** The object type cache of a connection; other modules invalidate it when they write object types. */
 export const objectTypeCache = perConnection((c) => new ObjectTypeCache(c));
 
+/** The live object type with the slug and its fields, through the connection's object type cache. */
+export function cachedObjectType(c: Connection, workspaceId: string, slug: string): ObjectType | null {
+  return objectTypeCache(c).get(workspaceId, slug, () => {
+    const row = findObjectType(c, workspaceId, slug);
+    return row ? withFields(c, row) : null;
+  });
+}
+
 /** Synchronous object type and field methods of the Store. */
 export function objectTypeMethods(c: Connection) {
   const cache = objectTypeCache(c);
@@ -131,12 +139,7 @@ export function objectTypeMethods(c: Connection) {
       return rows.map((row) => toObjectType(row, fields.filter((f) => f.object_type_pk === row.pk).map(toField)));
     },
 
-    getObjectType(workspaceId: string, slug: string): ObjectType | null {
-      return cache.get(workspaceId, slug, () => {
-        const row = findObjectType(c, workspaceId, slug);
-        return row ? withFields(c, row) : null;
-      });
-    },
+    getObjectType: (workspaceId: string, slug: string): ObjectType | null => cachedObjectType(c, workspaceId, slug),
 
     createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): ObjectType {
       return changing(() => withEvents(c, workspaceId, events, () => {

@@ -1,9 +1,9 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
-import { withGraphLogPaused } from './graph-cache.ts';
+import { graphCache, readSummaries, withGraphLogPaused } from './graph-cache.ts';
 import { requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
 import { addFieldRelations, relatedOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
@@ -23,7 +23,7 @@ export function recordMethods(c: Connection) {
     return row;
   };
   const reread = (row: RecordRow): StoredRecord => toRecord(find(row.workspace_id, row.id, true)!);
-
+  const cache = graphCache(c);
   return {
     createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): StoredRecord {
       return withEvents(c, workspaceId, events, () => {
@@ -74,6 +74,12 @@ export function recordMethods(c: Connection) {
          WHERE r.id IN (SELECT value FROM json_each(?)) AND r.workspace_id = ? AND r.deleted_at IS NULL`,
         JSON.stringify(recordIds), workspaceId,
       ).map(recordOf);
+    },
+
+    /** From the graph cache outside transactions (it reads the records it has not named yet); inside one, SQL. */
+    recordSummaries(workspaceId: string, recordIds: readonly string[]): RecordSummary[] {
+      if (recordIds.length === 0) return [];
+      return cache.usable() ? cache.summaries(workspaceId, recordIds) : readSummaries(c, workspaceId, recordIds);
     },
 
     updateRecord(
