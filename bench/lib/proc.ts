@@ -62,3 +62,31 @@ export function machine(): Machine {
     dirty: git('status', '--porcelain').length > 0,
   };
 }
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux only; null elsewhere). */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the process uses under 5% of a CPU over half a second (a server done with its start-up
+ * work, such as the SQLite graph cache's background preload), at most `maxSeconds`. Returns the
+ * seconds waited.
+ */
+export async function settle(pid: number, maxSeconds = 60): Promise<number> {
+  const started = performance.now();
+  let before = cpuSeconds(pid);
+  while (before !== null && performance.now() - started < maxSeconds * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuSeconds(pid);
+    if (now === null || now - before < 0.025) break;
+    before = now;
+  }
+  return (performance.now() - started) / 1000;
+}

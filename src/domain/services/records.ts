@@ -99,14 +99,7 @@ export class RecordService {
   async relations(recordId: string): Promise<RelationView[]> {
     const out: RelationView[] = [];
     for (const rel of await this.store.getRelations(this.ws, recordId)) {
-      const { other } = rel;
-      const type = await this.objects.get(other.object_type_slug);
-      out.push({
-        type: rel.type,
-        source: rel.source,
-        direction: rel.from_id === recordId ? 'outgoing' : 'incoming',
-        record: { record_id: other.id, object_type_slug: other.object_type_slug, display_name: displayName(type, other.data) },
-      });
+      out.push({ type: rel.type, source: rel.source, direction: rel.from_id === recordId ? 'outgoing' : 'incoming', record: rel.other });
     }
     return out;
   }

@@ -106,7 +106,7 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
   searchRecords(workspaceId: string, query: SearchQuery): Promise<{ items: StoredRecord[]; total: number }>;
   /**
    * Relations in both directions whose other end is a live record of the workspace, each with
-   * that record, in stored order (created_at, from_id, type, to_id): one read serves records.get.
+   * that record's summary, in stored order (created_at, from_id, type, to_id): what records.get shows.
    */
   getRelations(workspaceId: string, recordId: string): Promise<RelatedRecord[]>;
 }
@@ -118,9 +118,9 @@ export interface RecordSummary {
   readonly display_name: string;
 }
 
-/** An edge of a record and the live record at its other end. */
+/** An edge of a record, and how the live record at its other end is named (see recordSummaries). */
 export interface RelatedRecord extends Relation {
-  other: StoredRecord;
+  other: RecordSummary;
 }
 
 export interface NewWorkspace {

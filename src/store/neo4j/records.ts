@@ -98,16 +98,8 @@ export function recordMethods(conn: Connection) {
 
     async recordSummaries(workspaceId: string, recordIds: readonly string[]): Promise<RecordSummary[]> {
       if (recordIds.length === 0) return [];
-      return conn.read(async (tx) => {
-        const records = (await tx.rows(bind(Q.GET_RECORDS, { workspace_id: workspaceId, ids: [...new Set(recordIds)] })))
-          .map((row) => toRecord(props(row, 'record')!));
-        const types = new Map<string, ObjectType | null>();
-        for (const slug of new Set(records.map((r) => r.object_type_slug))) types.set(slug, await findObjectType(tx, workspaceId, slug));
-        return records.map((r) => {
-          const type = types.get(r.object_type_slug);
-          return Object.freeze({ record_id: r.id, object_type_slug: r.object_type_slug, display_name: type ? displayName(type, r.data) : '' });
-        });
-      });
+      return conn.read(async (tx) => summariesOf(tx, workspaceId, (await tx.rows(bind(Q.GET_RECORDS, { workspace_id: workspaceId, ids: [...new Set(recordIds)] })))
+        .map((row) => toRecord(props(row, 'record')!))));
     },
 
     async updateRecord(
@@ -148,12 +140,24 @@ export function recordMethods(conn: Connection) {
     },
 
     async getRelations(workspaceId: string, recordId: string): Promise<RelatedRecord[]> {
-      const rows = await conn.read((tx) => tx.rows(bind(Q.GET_RELATIONS, { workspace_id: workspaceId, id: recordId })));
-      return rows
-        .map((row) => ({ ...toRelation(row.relation as Record<string, unknown>), other: toRecord(props(row, 'other')!) }))
-        .sort(byStoredOrder);
+      return conn.read(async (tx) => {
+        const rows = await tx.rows(bind(Q.GET_RELATIONS, { workspace_id: workspaceId, id: recordId }));
+        const others = rows.map((row) => toRecord(props(row, 'other')!));
+        const summaries = await summariesOf(tx, workspaceId, others);
+        return rows.map((row, i) => ({ ...toRelation(row.relation as Record<string, unknown>), other: summaries[i]! })).sort(byStoredOrder);
+      });
     },
   };
+}
+
+/** How the records are named in answers (Store recordSummaries), in the same order; their object types are read once each. */
+async function summariesOf(tx: Tx, workspaceId: string, records: readonly StoredRecord[]): Promise<RecordSummary[]> {
+  const types = new Map<string, ObjectType | null>();
+  for (const slug of new Set(records.map((r) => r.object_type_slug))) types.set(slug, await findObjectType(tx, workspaceId, slug));
+  return records.map((r) => {
+    const type = types.get(r.object_type_slug);
+    return Object.freeze({ record_id: r.id, object_type_slug: r.object_type_slug, display_name: type ? displayName(type, r.data) : '' });
+  });
 }
 
 /** SQLite's `ORDER BY created_at, from_id, type, to_id`, compared as plain strings. */

@@ -6,7 +6,7 @@ import { translateError } from './errors.ts';
 import { graphCache, readSummaries, withGraphLogPaused } from './graph-cache.ts';
 import { requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
-import { addFieldRelations, relatedOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
+import { addFieldRelations, relationsOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -121,8 +121,19 @@ export function recordMethods(c: Connection) {
       });
     },
 
+    /** The edges from SQL; the other ends' summaries (live records of the workspace only) as recordSummaries gives them. */
     getRelations(workspaceId: string, recordId: string): RelatedRecord[] {
-      return relatedOf(c, workspaceId, recordId);
+      const relations = relationsOf(c, recordId);
+      if (relations.length === 0) return [];
+      const others = relations.map((rel) => (rel.from_id === recordId ? rel.to_id : rel.from_id));
+      const live = cache.usable() ? cache.summaries(workspaceId, others) : readSummaries(c, workspaceId, others);
+      const summaries = new Map(live.map((summary) => [summary.record_id, summary]));
+      const out: RelatedRecord[] = [];
+      relations.forEach((rel, i) => {
+        const other = summaries.get(others[i]!);
+        if (other) out.push({ ...rel, other });
+      });
+      return out;
     },
   };
 }

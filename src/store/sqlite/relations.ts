@@ -1,8 +1,8 @@
 import { CrmError } from '../../domain/errors.ts';
 import type { Relation } from '../../domain/types.ts';
-import type { FieldRef, RelatedRecord } from '../../domain/store/port.ts';
+import type { FieldRef } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
-import { RECORD_COLUMNS, RELATION_COLUMNS, toRecord, type RecordRow } from './rows.ts';
+import { RELATION_COLUMNS } from './rows.ts';
 
 export interface RelationSource {
   id: string;
@@ -71,37 +71,17 @@ export function insertRelationRow(c: Connection, rel: Relation & { workspace_id:
   );
 }
 
-/** The relation's own columns, renamed so they sit beside the other record's (`r`) in one row. */
-const EDGE_COLUMNS = RELATION_COLUMNS.split(', ').map((column) => `rel.${column} AS rel_${column}`).join(', ');
-
-interface RelatedRow extends RecordRow {
-  rel_type: string;
-  rel_source: Relation['source'];
-  rel_from_id: string;
-  rel_from_object: string;
-  rel_to_id: string;
-  rel_to_object: string;
-  rel_created_at: string;
-}
-
 /**
- * Edges from and to the record, as stored, whose other end `r` is a live record of the workspace,
- * with that record, in one read: outgoing edges are a range of the primary key, incoming ones a
- * range of `relations_by_to`, which carries every column read here, and each other record is
- * joined by id. Relations never cross workspaces, so testing the other record's workspace keeps
- * a foreign id's edges out.
+ * Edges from and to the record, as stored, in stored order: outgoing ones are a range of the
+ * primary key, incoming ones a range of `relations_by_to`, which carries every column read here.
+ * Whether the other end is live, and in the workspace, is the caller's to check.
  */
-export function relatedOf(c: Connection, workspaceId: string, recordId: string): RelatedRecord[] {
-  return c.all<RelatedRow>(
-    `SELECT ${EDGE_COLUMNS}, ${RECORD_COLUMNS} FROM relations rel JOIN records r ON r.id = rel.to_id
-       WHERE rel.from_id = ? AND r.workspace_id = ? AND r.deleted_at IS NULL
+export function relationsOf(c: Connection, recordId: string): Relation[] {
+  return c.all<Relation>(
+    `SELECT ${RELATION_COLUMNS} FROM relations WHERE from_id = ?
      UNION ALL
-     SELECT ${EDGE_COLUMNS}, ${RECORD_COLUMNS} FROM relations rel JOIN records r ON r.id = rel.from_id
-       WHERE rel.to_id = ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND rel.from_id <> rel.to_id
-     ORDER BY rel_created_at, rel_from_id, rel_type, rel_to_id`,
-    recordId, workspaceId, recordId, workspaceId,
-  ).map((row) => ({
-    type: row.rel_type, source: row.rel_source, from_id: row.rel_from_id, from_object: row.rel_from_object,
-    to_id: row.rel_to_id, to_object: row.rel_to_object, created_at: row.rel_created_at, other: toRecord(row),
-  }));
+     SELECT ${RELATION_COLUMNS} FROM relations WHERE to_id = ? AND from_id <> to_id
+     ORDER BY created_at, from_id, type, to_id`,
+    recordId, recordId,
+  );
 }

@@ -28,17 +28,19 @@ export function relationCases(h: Harness): void {
       expect(shape(await h.store.getRelations(ws.id, company.id))).toEqual([edge]);
     });
 
-    it('gives each edge the live record at its other end, in both directions', async () => {
+    it('gives each edge the summary of the live record at its other end, in both directions', async () => {
       const { ws, company, person } = await companyWithContact();
       const [outgoing] = await h.store.getRelations(ws.id, person.id);
-      expect(outgoing?.other).toEqual(await h.store.getRecord(ws.id, company.id));
+      expect(outgoing?.other).toEqual({ record_id: company.id, object_type_slug: 'companies', display_name: company.data['name'] });
       const [incoming] = await h.store.getRelations(ws.id, company.id);
-      expect(incoming?.other).toEqual(await h.store.getRecord(ws.id, person.id));
-      // The other end's current data, not a copy taken when the edge was written.
+      expect(incoming?.other).toEqual({ record_id: person.id, object_type_slug: 'contacts', display_name: person.data['name'] });
+      // The other end's current name, not a copy taken when the edge (or an earlier read) saw it.
       await h.store.updateRecord(ws.id, company.id, { data: { name: 'Acme Corp' }, uniques: [], refs: [] });
-      expect((await h.store.getRelations(ws.id, person.id))[0]?.other.data).toEqual({ name: 'Acme Corp' });
+      expect((await h.store.getRelations(ws.id, person.id))[0]?.other.display_name).toBe('Acme Corp');
       await h.store.softDeleteRecord(ws.id, person.id);
       expect(await h.store.getRelations(ws.id, company.id)).toEqual([]);
+      await h.store.restoreRecord(ws.id, person.id, []);
+      expect((await h.store.getRelations(ws.id, company.id)).map((r) => r.other.record_id)).toEqual([person.id]);
     });
 
     it('stores one edge per target of a many-reference', async () => {
