@@ -76,13 +76,16 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
       const step = await store.expandGraph(workspaceId, chunk.map((n) => n.record_id));
       const records = new Map(step.records.map((r) => [r.id, r]));
       const found = new Map<string, { via: string; at: number }>();
+      // Each edge from both of its ends (no pair arrays: a level has thousands of edges).
+      const reach = (here: string, there: string): void => {
+        const at = position.get(here);
+        if (at === undefined || seen.has(there)) return;
+        const best = found.get(there);
+        if (!best || at < best.at) found.set(there, { via: here, at });
+      };
       for (const edge of step.edges) {
-        for (const [here, there] of [[edge.source, edge.target], [edge.target, edge.source]] as const) {
-          const at = position.get(here);
-          if (at === undefined || seen.has(there)) continue;
-          const best = found.get(there);
-          if (!best || at < best.at) found.set(there, { via: here, at });
-        }
+        reach(edge.source, edge.target);
+        reach(edge.target, edge.source);
       }
       const discovered = [...found.entries()]
         .sort(([a, x], [b, y]) => x.at - y.at || compare(a, b))
@@ -140,14 +143,14 @@ export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1
 /** Edges by the position of their earlier end among `nodes`, then of the later end, then type and origin. */
 export function orderEdges(edges: GraphEdge[], nodes: readonly { record_id: string }[]): GraphEdge[] {
   const pos = new Map(nodes.map((n, i) => [n.record_id, i]));
-  const key = (e: GraphEdge): [number, number] => {
-    const a = pos.get(e.source)!;
-    const b = pos.get(e.target)!;
-    return a < b ? [a, b] : [b, a];
-  };
-  return edges.sort((x, y) => {
-    const [x1, x2] = key(x);
-    const [y1, y2] = key(y);
-    return x1 - y1 || x2 - y2 || compare(x.type, y.type) || compare(x.origin, y.origin) || compare(x.source, y.source);
+  // Each edge's two positions are looked up once, not on every comparison.
+  const keyed = edges.map((edge) => {
+    const a = pos.get(edge.source)!;
+    const b = pos.get(edge.target)!;
+    return { edge, first: Math.min(a, b), second: Math.max(a, b) };
   });
+  keyed.sort((x, y) => x.first - y.first || x.second - y.second || compare(x.edge.type, y.edge.type)
+    || compare(x.edge.origin, y.edge.origin) || compare(x.edge.source, y.edge.source));
+  keyed.forEach((k, i) => (edges[i] = k.edge));
+  return edges;
 }
