@@ -14,6 +14,7 @@ import { listCases } from './conformance/lists.cases.ts';
 import { noteCases } from './conformance/notes.cases.ts';
 import { objectTypeCases } from './conformance/object-types.cases.ts';
 import { recordCases } from './conformance/records.cases.ts';
+import { recordSummaryCases } from './conformance/record-summaries.cases.ts';
 import { relationCases } from './conformance/relations.cases.ts';
 import { reportMatrixCases } from './conformance/report-matrix.cases.ts';
 import { reportCases } from './conformance/reports.cases.ts';
@@ -58,6 +59,7 @@ export function runStoreConformance(adapterName: string, factory: StoreFactory):
     keyHolderCases(harness);
     objectTypeCases(harness);
     recordCases(harness);
+    recordSummaryCases(harness);
     relationCases(harness);
     filterCases(harness);
     totalCases(harness);
