@@ -636,6 +636,30 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       END;
     `,
   },
+  {
+    version: 19,
+    name: 'planner statistics for notes, tasks and messages',
+    // Without statistics the planner reads "the notes of this record" by walking every live note
+    // of the workspace in page order and testing each against the record's links, because that
+    // avoids a sort: linear in the workspace (a few ms at 1M records). These rows tell it what we
+    // know at any size — a workspace has many notes, tasks and messages, a record few — so it
+    // starts from the record's links and sorts the handful it finds. Every index of a table gets a
+    // row: one without would be costed by default guesses against these.
+    sql: `
+      DELETE FROM sqlite_stat1 WHERE tbl IN ('notes', 'note_records', 'tasks', 'task_records', 'comms', 'comm_records');
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('notes', 'notes_live_by_workspace', '1000000 100000 2 1'),
+        ('note_records', 'note_records_by_record', '2000000 4 1'),
+        ('tasks', 'tasks_live_by_due', '1000000 100000 50 2 1'),
+        ('tasks', 'tasks_live_by_assignee', '1000000 100000 5000 2000'),
+        ('task_records', 'task_records_by_record', '2000000 4 1'),
+        ('comms', 'comms_live_by_kind', '1000000 100000 30000 2 1'),
+        ('comms', 'comms_live_by_status', '1000000 250000 50000 20000 1'),
+        ('comms', 'comms_due', '10000 2500 1'),
+        ('comm_records', 'comm_records_by_record', '2000000 4 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**
