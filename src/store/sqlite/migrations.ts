@@ -660,6 +660,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 20,
+    name: 'tasks in page order',
+    // tasks.list pages in (due date, nulls last), created_at, id order. No index had that order, so
+    // every page sorted all the matching tasks: all of a workspace's (3.1 ms at 1M records, 10k
+    // tasks) or all of an assignee's in the statuses asked for (1.2 ms). With these the page walks
+    // an index in its order and stops after offset + limit matches; the status is in the
+    // assignee's index, so a status filter is tested (and counted) without reading the table.
+    sql: `
+      CREATE INDEX tasks_live_in_order ON tasks(workspace_id, due_at IS NULL, due_at, created_at, id) WHERE deleted_at IS NULL;
+      CREATE INDEX tasks_live_by_assignee_in_order ON tasks(workspace_id, assignee_id, due_at IS NULL, due_at, created_at, id, status) WHERE deleted_at IS NULL;
+      DELETE FROM sqlite_stat1 WHERE idx IN ('tasks_live_in_order', 'tasks_live_by_assignee_in_order');
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('tasks', 'tasks_live_in_order', '1000000 100000 50000 50 2 1'),
+        ('tasks', 'tasks_live_by_assignee_in_order', '1000000 100000 5000 2500 2 1 1 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**

@@ -4,12 +4,11 @@ import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
- * The notes, tasks and messages of one record are read from that record's links, not by walking
- * every item of the workspace in page order and testing each (linear in the workspace). The plan
- * depends on the planner statistics of migration 19, not on how much data there is, so a small
- * workspace shows it: every statement a listing by record runs is explained on the same file.
+ * How the listings of notes, tasks and messages are read, explained on the same file: every
+ * statement a listing runs is captured and its plan checked. Plans depend on the planner
+ * statistics the migrations write, not on how much data there is, so a small workspace shows them.
  */
-describe('listings by record start from the record', () => {
+describe('listing plans', () => {
   let t: TempStore;
   afterEach(async () => {
     vi.restoreAllMocks();
@@ -39,9 +38,11 @@ describe('listings by record start from the record', () => {
     return { ws, record };
   }
 
-  it('notes', async () => {
+  // Not by walking every item of the workspace in page order and testing each against the links
+  // (linear in the workspace; migration 19).
+  it('reads the notes of a record from its links', async () => {
     const { ws, record } = await fixture();
-    await t.store.createNote(ws.id, { kind: 'note', title: 'n', body: '', format: 'text', record_ids: [record.id], created_by: null }, []);
+    await t.store.createNote(ws.id, { kind: 'note', title: 'n', body: '', format: 'plain', record_ids: [record.id], created_by: null }, []);
     const plans = await plansOf('notes', async () => {
       expect((await t.store.listNotes(ws.id, { record_id: record.id, offset: 0, limit: 25 })).total).toBe(1);
     });
@@ -52,7 +53,7 @@ describe('listings by record start from the record', () => {
     }
   });
 
-  it('tasks', async () => {
+  it('reads the tasks of a record from its links', async () => {
     const { ws, record } = await fixture();
     await t.store.createTask(ws.id, { title: 't', body: '', status: 'open', due_at: null, assignee_id: null, record_ids: [record.id], created_by: null }, []);
     const plans = await plansOf('tasks', async () => {
@@ -65,7 +66,7 @@ describe('listings by record start from the record', () => {
     }
   });
 
-  it('messages', async () => {
+  it('reads the messages of a record from its links', async () => {
     const { ws, record } = await fixture();
     await t.store.createComm(ws.id, {
       kind: 'message', status: 'stored', tag: 'sms', thread_id: null, at: '2030-01-01T00:00:00.000Z', data: { text: 'hi' },
@@ -78,6 +79,33 @@ describe('listings by record start from the record', () => {
     for (const plan of plans) {
       expect(plan.join('\n')).toContain('comm_records_by_record');
       expect(plan.join('\n')).not.toMatch(/comms_live_by_(kind|status)/);
+    }
+  });
+
+  // A page walks an index in page order and stops after offset + limit matches, never sorting all
+  // of the workspace's or the assignee's tasks (migration 20); the count reads an index alone.
+  it('pages tasks, all or by assignee and status, without sorting them', async () => {
+    const { ws, record } = await fixture();
+    const assignee = 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    for (const [status, due_at] of [['open', null], ['in_progress', '2030-01-02T00:00:00.000Z'], ['done', '2030-01-01T00:00:00.000Z']] as const) {
+      await t.store.createTask(ws.id, { title: status, body: '', status, due_at, assignee_id: assignee, record_ids: [record.id], created_by: null }, []);
+    }
+    const all = await plansOf('tasks', async () => {
+      const page = await t.store.listTasks(ws.id, { offset: 0, limit: 25 });
+      expect(page.items.map((task) => task.title)).toEqual(['done', 'in_progress', 'open']);
+    });
+    const mine = await plansOf('tasks', async () => {
+      const page = await t.store.listTasks(ws.id, { assignee_id: assignee, status: ['open', 'in_progress'], offset: 0, limit: 25 });
+      expect(page.items.map((task) => task.title)).toEqual(['in_progress', 'open']);
+      expect(page.total).toBe(2);
+    });
+    for (const plans of [all, mine]) {
+      expect(plans).toHaveLength(2);
+      for (const plan of plans) {
+        expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX tasks_live_/);
+        expect(plan.join('\n')).not.toContain('TEMP B-TREE');
+        expect(plan.join('\n')).not.toMatch(/SCAN t\b/);
+      }
     }
   });
 });
