@@ -6,10 +6,23 @@ import { API_KEY_COLUMNS, toApiKey, USER_COLUMNS, WORKSPACE_COLUMNS, type ApiKey
 const prefixed = (alias: string, columns: string): string =>
   columns.split(', ').map((column) => `${alias}.${column} AS ${alias}_${column}`).join(', ');
 
+/** A table's columns with their keys in the joined row, worked out once: authentication runs on every call. */
+interface Part {
+  id: string;
+  keys: Array<[column: string, key: string]>;
+}
+const partOf = (alias: string, columns: string): Part =>
+  ({ id: `${alias}_id`, keys: columns.split(', ').map((column) => [column, `${alias}_${column}`]) });
+const KEY = partOf('k', API_KEY_COLUMNS);
+const USER = partOf('u', USER_COLUMNS);
+const WORKSPACE = partOf('w', WORKSPACE_COLUMNS);
+
 /** The columns of one table out of a joined row; null when the LEFT JOIN found no row. */
-function part<T>(row: Record<string, unknown>, alias: string, columns: string): T | null {
-  if (row[`${alias}_id`] === null) return null;
-  return Object.fromEntries(columns.split(', ').map((column) => [column, row[`${alias}_${column}`]])) as T;
+function part<T>(row: Record<string, unknown>, { id, keys }: Part): T | null {
+  if (row[id] === null) return null;
+  const out: Record<string, unknown> = {};
+  for (const [column, key] of keys) out[column] = row[key];
+  return out as T;
 }
 
 const FIND_KEY_HOLDER = `SELECT ${prefixed('k', API_KEY_COLUMNS)}, ${prefixed('u', USER_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}
@@ -25,9 +38,9 @@ export function keyHolderMethods(c: Connection) {
       const row = c.get<Record<string, unknown>>(FIND_KEY_HOLDER, hash);
       if (!row) return null;
       return {
-        key: toApiKey(part<ApiKeyRow>(row, 'k', API_KEY_COLUMNS)!),
-        user: part<UserRow>(row, 'u', USER_COLUMNS),
-        workspace: part<WorkspaceRow>(row, 'w', WORKSPACE_COLUMNS),
+        key: toApiKey(part<ApiKeyRow>(row, KEY)!),
+        user: part<UserRow>(row, USER),
+        workspace: part<WorkspaceRow>(row, WORKSPACE),
       };
     },
   };
