@@ -144,7 +144,12 @@ export class GraphService {
   /** The nodes with their display names, in the same order. */
   async named(nodes: readonly WalkNode[]): Promise<GraphNodeView[]> {
     const names = await this.records.summaries(nodes.map((n) => n.record_id));
-    return nodes.map((n) => ({ ...n, display_name: names.get(n.record_id)?.display_name ?? '' }));
+    // One object literal of one shape per node (a spread builds each key by key): the answers of a
+    // deep query hold hundreds.
+    return nodes.map((n) => ({
+      record_id: n.record_id, object_type_slug: n.object_type_slug, depth: n.depth, via: n.via, category: n.category, strength: n.strength,
+      display_name: names.get(n.record_id)?.display_name ?? '',
+    }));
   }
 
   /** A live record of the workspace as a walk starts from it; 404 (with nothing of it) otherwise. */
