@@ -2,20 +2,23 @@ import type { KeyHolder } from '../../domain/store/port-performance.ts';
 import type { Connection } from './connection.ts';
 import { API_KEY_COLUMNS, toApiKey, USER_COLUMNS, WORKSPACE_COLUMNS, type ApiKeyRow, type UserRow, type WorkspaceRow } from './rows.ts';
 
-/** `alias.column AS alias_column` for each column, so one row can carry three tables. */
-const prefixed = (alias: string, columns: string): string =>
-  columns.split(', ').map((column) => `${alias}.${column} AS ${alias}_${column}`).join(', ');
-
-/** A table's columns with their keys in the joined row, worked out once: authentication runs on every call. */
+/**
+ * One table's columns in the joined row, each under `alias_column` so one row can carry three
+ * tables; worked out once, since authentication runs on every call.
+ */
 interface Part {
+  alias: string;
   id: string;
   keys: Array<[column: string, key: string]>;
 }
 const partOf = (alias: string, columns: string): Part =>
-  ({ id: `${alias}_id`, keys: columns.split(', ').map((column) => [column, `${alias}_${column}`]) });
+  ({ alias, id: `${alias}_id`, keys: columns.split(', ').map((column) => [column, `${alias}_${column}`]) });
 const KEY = partOf('k', API_KEY_COLUMNS);
 const USER = partOf('u', USER_COLUMNS);
 const WORKSPACE = partOf('w', WORKSPACE_COLUMNS);
+
+/** `alias.column AS alias_column` for each column of the part. */
+const selected = ({ alias, keys }: Part): string => keys.map(([column, key]) => `${alias}.${column} AS ${key}`).join(', ');
 
 /** The columns of one table out of a joined row; null when the LEFT JOIN found no row. */
 function part<T>(row: Record<string, unknown>, { id, keys }: Part): T | null {
@@ -25,7 +28,7 @@ function part<T>(row: Record<string, unknown>, { id, keys }: Part): T | null {
   return out as T;
 }
 
-const FIND_KEY_HOLDER = `SELECT ${prefixed('k', API_KEY_COLUMNS)}, ${prefixed('u', USER_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}
+const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(WORKSPACE)}
   FROM api_keys k
   LEFT JOIN users u ON u.workspace_id = k.workspace_id AND u.id = k.user_id
   LEFT JOIN workspaces w ON w.id = k.workspace_id
