@@ -17,8 +17,10 @@ let before: string;
 beforeAll(async () => {
   // A short poll so the webhook worker catches up with the populating writes before the first export.
   h = await startHarness({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SECRETS_KEY: '0'.repeat(64), COMMS_POLL_MS: '50' });
-  a = await populate(h, h.ws, 'WSA');
-  b = await populate(h, h.other, 'WSB');
+  // Mixed case on purpose: an id's body is upper-case Crockford base32, so 'WSB' can turn up inside
+  // a random id of workspace A (it did, failing a CI run), while 'WsB' cannot.
+  a = await populate(h, h.ws, 'WsA');
+  b = await populate(h, h.other, 'WsB');
   before = await settled(h.other.id);
 }, 60_000);
 
