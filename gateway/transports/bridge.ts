@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { CrmError } from '../../src/domain/errors.ts';
-import { readJsonBody, unmarkKey } from '../body.ts';
+import { readJsonBody, sendJson, unmarkKey } from '../body.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import type { GatewayDeps } from '../state.ts';
 import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
@@ -21,7 +21,7 @@ export function mountBridge(router: Router, deps: GatewayDeps, authenticate: Mid
     const { tool, params } = parseEnvelope(body);
     ctx.state.call.tool = tool;
     const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
-    ctx.body = deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result;
+    sendJson(ctx, JSON.stringify(deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result));
   });
   router.all(paths, edge('bridge'), onlyPost);
 }

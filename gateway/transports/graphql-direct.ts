@@ -6,6 +6,7 @@ import { LIMITS } from '../../src/domain/limits.ts';
 import { compileOperation } from '../../src/graphql/execute.ts';
 import type { GraphQLContext } from '../../src/graphql/context.ts';
 import { schema } from '../../src/graphql/schema.ts';
+import { sendJson } from '../body.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { metrics } from '../metrics.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
@@ -103,7 +104,7 @@ export function directGraphQL<S extends object>(
     ctx.set('Content-Type', JSON_UTF8);
     if (!result.errors?.length && !result.extensions) {
       ctx.status = 200;
-      ctx.body = JSON.stringify(result);
+      sendJson(ctx, JSON.stringify(result));
       return true;
     }
     const errors = result.errors?.map(maskError) as GraphQLError[] | undefined;

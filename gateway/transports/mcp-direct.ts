@@ -12,6 +12,7 @@ import {
   classifyInboundRequest, isJsonContentType, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY, ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { sendJson } from '../body.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { callTool, MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO, type ToolCallOutcome } from './mcp-server.ts';
@@ -158,5 +159,5 @@ function rpcErrorOf(err: unknown): Record<string, unknown> {
 function answer(ctx: Context, json: string): void {
   ctx.status = 200;
   ctx.set('content-type', CONTENT_TYPE);
-  ctx.body = json;
+  sendJson(ctx, json);
 }

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { readJsonBody } from '../body.ts';
+import { readJsonBody, sendJson } from '../body.ts';
 import type { Edge, GatewayDeps } from '../state.ts';
 import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
 import { invokeTool } from '../tools/invoke.ts';
@@ -12,7 +12,8 @@ export function mountRest(router: Router, deps: GatewayDeps, authenticate: Middl
     const name = `${ctx.params.category}.${ctx.params.action}`;
     ctx.state.call.tool = name;
     const params = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
-    ctx.body = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
+    const result = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
+    sendJson(ctx, JSON.stringify(result));
   });
   router.all(path, edge('rest'), onlyPost);
 }

@@ -223,3 +223,37 @@ describe('operations endpoints', () => {
     expect(openapi.info.version).toBe('1.0.0');
   });
 });
+
+describe('answers on the wire', () => {
+  // Beyond Latin-1, so the answer's text is not one byte per character.
+  const name = 'Zoë Ærøskøbing 東京 🚀';
+
+  /** A raw POST: the status, headers and exact bytes of the answer. */
+  async function post(path: string, body: unknown, extra: Record<string, string> = {}) {
+    const res = await fetch(`${h.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json', ...extra },
+      body: JSON.stringify(body),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, type: res.headers.get('content-type'), length: Number(res.headers.get('content-length')), bytes };
+  }
+
+  it('sends every call style\'s JSON as UTF-8 with its exact byte length', async () => {
+    const created = await callTool(h, 'rest', h.ws.owner.key, 'records.create', { object_type_slug: 'companies', data: { name } });
+    expect(created.ok).toBe(true);
+    const id = (created as { result: { record_id: string } }).result.record_id;
+    const answers = {
+      rest: await post('/v1/records/get', { record_id: id }),
+      bridge: await post('/mcp/api/developers/mcp/call/', { tool: 'records.get', params: { record_id: id } }),
+      mcp: await post('/mcp/', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'records.get', arguments: { record_id: id } } },
+        { Accept: 'application/json, text/event-stream' }),
+      graphql: await post('/graphql', { query: 'query($id: String!) { record(record_id: $id) { display_name } }', variables: { id } }),
+    };
+    for (const [style, answer] of Object.entries(answers)) {
+      expect({ style, status: answer.status, type: answer.type }).toEqual({ style, status: 200, type: expect.stringMatching(/^application\/json/) });
+      expect(answer.length).toBe(answer.bytes.length);
+      expect(answer.bytes.toString('utf8')).toContain(JSON.stringify(name).slice(1, -1));
+    }
+  });
+});
