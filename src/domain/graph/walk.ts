@@ -144,9 +144,14 @@ export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1
 export function orderEdges(edges: GraphEdge[], nodes: readonly { record_id: string }[]): GraphEdge[] {
   const pos = new Map(nodes.map((n, i) => [n.record_id, i]));
   // Each edge's two positions are looked up once, not on every comparison.
-  const keyed = edges.map((edge) => {
-    const a = pos.get(edge.source)!;
-    const b = pos.get(edge.target)!;
+  return orderEdgesAt(edges, edges.map((edge) => pos.get(edge.source)!), edges.map((edge) => pos.get(edge.target)!));
+}
+
+/** orderEdges with the positions of each edge's two ends given (aligned with `edges`, either end first). */
+export function orderEdgesAt(edges: GraphEdge[], aAt: readonly number[], bAt: readonly number[]): GraphEdge[] {
+  const keyed = edges.map((edge, i) => {
+    const a = aAt[i]!;
+    const b = bAt[i]!;
     return { edge, first: Math.min(a, b), second: Math.max(a, b) };
   });
   keyed.sort((x, y) => x.first - y.first || x.second - y.second || compare(x.edge.type, y.edge.type)

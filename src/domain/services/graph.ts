@@ -7,6 +7,7 @@ import { bounded, commaList } from '../graph/params.ts';
 import { CATEGORIES, type GraphEdge, type GraphRecord, type Link } from '../graph/types.ts';
 import { batchExpansions } from '../graph/batch.ts';
 import { walk, type WalkNode } from '../graph/walk.ts';
+import { walkView } from '../graph/walk-view.ts';
 import { isIdOf, newId } from '../ids.ts';
 import type { StoredRecord } from '../types.ts';
 import { created, eventFor } from './events.ts';
@@ -103,7 +104,16 @@ export class GraphService {
     const types = await this.typesParam(input.types);
     const categories = commaList('categories', input.categories, CATEGORIES);
     const root = await this.root(input.record_id, 'record_id');
-    const found = await walk(this.store, this.ws, root, { depth, limit, ...(types ? { types } : {}), ...(categories ? { categories } : {}) });
+    const options = { depth, limit, ...(types ? { types } : {}), ...(categories ? { categories } : {}) };
+    // Over the graph the store holds in memory when it holds one (no await from here to the end:
+    // its slots stay valid), else level by level over the store's expansions. Same answer.
+    const view = await this.store.graphView(this.ws);
+    const held = view && walkView(view, root, options);
+    if (view && held) {
+      const names = view.names(held.slots);
+      return { nodes: held.nodes.map((n, i) => nodeView(n, names[i]!)), edges: held.edges, truncated: held.truncated };
+    }
+    const found = await walk(this.store, this.ws, root, options);
     return { nodes: await this.named(found.nodes), edges: found.edges, truncated: found.truncated };
   }
 
@@ -144,12 +154,7 @@ export class GraphService {
   /** The nodes with their display names, in the same order. */
   async named(nodes: readonly WalkNode[]): Promise<GraphNodeView[]> {
     const names = await this.records.summaries(nodes.map((n) => n.record_id));
-    // One object literal of one shape per node (a spread builds each key by key): the answers of a
-    // deep query hold hundreds.
-    return nodes.map((n) => ({
-      record_id: n.record_id, object_type_slug: n.object_type_slug, depth: n.depth, via: n.via, category: n.category, strength: n.strength,
-      display_name: names.get(n.record_id)?.display_name ?? '',
-    }));
+    return nodes.map((n) => nodeView(n, names.get(n.record_id)?.display_name ?? ''));
   }
 
   /** A live record of the workspace as a walk starts from it; 404 (with nothing of it) otherwise. */
@@ -199,6 +204,17 @@ export class GraphService {
       });
     }
   }
+}
+
+/**
+ * A node with its display name, as one object literal of one shape (a spread builds each key by
+ * key): the answers of a deep query hold hundreds.
+ */
+function nodeView(n: WalkNode, displayName: string): GraphNodeView {
+  return {
+    record_id: n.record_id, object_type_slug: n.object_type_slug, depth: n.depth, via: n.via, category: n.category, strength: n.strength,
+    display_name: displayName,
+  };
 }
 
 export function linkView(link: Link): LinkView {

@@ -1,4 +1,5 @@
 import type { Classification, GraphEdge, GraphRecord, Interaction, Link } from '../graph/types.ts';
+import type { GraphView } from '../graph/view.ts';
 import type { NewEvent } from './port-work.ts';
 
 /**
@@ -36,6 +37,13 @@ export interface GraphStore {
    * out; order not specified. Liveness is not checked: callers pass the live records a walk returned.
    */
   edgesAmong(workspaceId: string, recordIds: readonly string[]): Promise<GraphEdge[]>;
+  /**
+   * The workspace's graph held in memory, for walks run synchronously over it (graph/view.ts),
+   * answering exactly what expandGraph and edgesAmong answer; null when the adapter holds none or
+   * cannot use it now (the walk then goes level by level through expandGraph). Its own reads fail
+   * with the adapter's CrmErrors.
+   */
+  graphView(workspaceId: string): Promise<GraphView | null>;
   /** The GraphRecords of the live records among the ids (unknown and deleted ones are absent). */
   graphRecords(workspaceId: string, recordIds: readonly string[]): Promise<GraphRecord[]>;
   /**

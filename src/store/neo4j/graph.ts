@@ -1,6 +1,7 @@
 import { CrmError } from '../../domain/errors.ts';
 import { COMM_INTERACTIONS } from '../../domain/graph/scoring.ts';
 import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Link, Strength } from '../../domain/graph/types.ts';
+import type { GraphView } from '../../domain/graph/view.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
@@ -88,6 +89,11 @@ export function graphMethods(conn: Connection) {
         await tx.rows(bind(Q.DELETE_LINK, { workspace_id: workspaceId, id: linkId }));
         return link;
       });
+    },
+
+    /** Neo4j walks level by level in Cypher (expandGraph): no graph is held in the gateway's memory. */
+    async graphView(): Promise<GraphView | null> {
+      return null;
     },
 
     async expandGraph(workspaceId: string, recordIds: readonly string[]): Promise<{ edges: GraphEdge[]; records: GraphRecord[] }> {

@@ -1,5 +1,7 @@
 import { displayName } from '../../domain/fields.ts';
+import { SlotSet } from '../../domain/graph/slot-set.ts';
 import type { GraphEdge, GraphRecord } from '../../domain/graph/types.ts';
+import type { GraphView } from '../../domain/graph/view.ts';
 import type { RecordSummary } from '../../domain/store/port.ts';
 import type { ObjectType } from '../../domain/types.ts';
 import { perConnection, type Connection } from './connection.ts';
@@ -22,12 +24,15 @@ export const MAX_CHANGES_APPLIED = 10_000;
 export const PRELOAD_STEP = 200;
 
 /**
- * The stored edges at one record, as read from `relations`: for edge i, the record at the other end,
- * its type (an index into the workspace's type names) and two flags.
+ * The stored edges at one record, as read from `relations`: for edge i, the slot of the record at
+ * the other end and a tag: its type (an index into the workspace's type names) with two flags. The edges
+ * this record is the from end of come first (`outs` of them), so a scan for each edge once, at its
+ * from end, reads only those.
  */
 interface Adjacency {
-  others: string[];
-  meta: Int32Array;
+  others: Int32Array;
+  tags: Int32Array;
+  outs: number;
 }
 const OUT = 1; // this record is the edge's from end
 const LINK = 2; // origin 'link' (else 'field')
@@ -58,58 +63,87 @@ export function readSummaries(c: Connection, workspaceId: string, recordIds: rea
   });
 }
 
-/** One workspace's part of the cache. */
+/**
+ * One workspace's part of the cache. Each record id met gets a slot (a small integer) for as long
+ * as the workspace is held; adjacency lists hold slots, and what is known of a record sits at its
+ * slot, so a walk's inner loops read typed arrays instead of hashing ids.
+ */
 class WorkspaceGraph {
   constructor(readonly workspaceId: string) {}
 
-  readonly adjacency = new Map<string, Adjacency>();
+  readonly #slots = new Map<string, number>();
+  /** The record id of each slot. */
+  ids: string[] = [];
+  adjacency: (Adjacency | undefined)[] = [];
   /** Live records of the workspace, as GraphRecords; a record absent here is looked up again. */
-  readonly nodes = new Map<string, GraphRecord>();
+  nodes: (GraphRecord | undefined)[] = [];
   /** Live records of the workspace as answers name them (recordSummaries); absent ones are read again. */
-  readonly summaries = new Map<string, RecordSummary>();
+  summaries: (RecordSummary | undefined)[] = [];
   readonly typeNames: string[] = [];
   readonly typeIndex = new Map<string, number>();
-  /** One string per record id: every adjacency list shares it rather than holding its own copy. */
-  readonly #ids = new Map<string, string>();
+  /** Slots with an adjacency list. */
+  records = 0;
   ends = 0;
   /** Moves on every clear(), so a preload running through the workspace knows to start over. */
   generation = 0;
   /** True while a background preload of the workspace is scheduled. */
   preloading = false;
+  /** Scratch sets for one scan (they are never held across a read of SQL that could re-enter). */
+  readonly scanA = new SlotSet();
+  readonly scanB = new SlotSet();
 
   clear(): void {
     this.generation++;
-    this.adjacency.clear();
-    this.nodes.clear();
-    this.summaries.clear();
-    this.#ids.clear();
+    this.#slots.clear();
+    this.ids = [];
+    this.adjacency = [];
+    this.nodes = [];
+    this.summaries = [];
+    this.records = 0;
     this.ends = 0;
   }
 
   get idCount(): number {
-    return this.#ids.size;
+    return this.ids.length;
   }
 
-  intern(id: string): string {
-    const known = this.#ids.get(id);
+  /** The slot of a record id, given one if it has none. */
+  slot(id: string): number {
+    const known = this.#slots.get(id);
     if (known !== undefined) return known;
-    this.#ids.set(id, id);
-    return id;
+    this.#slots.set(id, this.ids.length);
+    // Every array grows with the slots, so none has holes past its length: an element set far past
+    // it would turn the array into a dictionary, a hash lookup per access.
+    this.adjacency.push(undefined);
+    this.nodes.push(undefined);
+    this.summaries.push(undefined);
+    return this.ids.push(id) - 1;
+  }
+
+  slotOf(id: string): number | undefined {
+    return this.#slots.get(id);
   }
 
   forget(id: string): void {
-    const adjacency = this.adjacency.get(id);
-    if (adjacency) this.ends -= adjacency.others.length;
-    this.adjacency.delete(id);
-    this.nodes.delete(id);
-    this.summaries.delete(id);
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    const adjacency = this.adjacency[slot];
+    if (adjacency) {
+      this.ends -= adjacency.others.length;
+      this.records--;
+      this.adjacency[slot] = undefined;
+    }
+    this.nodes[slot] = undefined;
+    this.summaries[slot] = undefined;
   }
 
-  /** The stored edge behind adjacency entry `meta` of record `id`, whose other end is `other`. */
-  edge(id: string, other: string, meta: number): GraphEdge {
-    const type = this.typeNames[meta >> 2]!;
-    const origin = meta & LINK ? 'link' : 'field';
-    return meta & OUT ? { source: id, target: other, type, origin } : { source: other, target: id, type, origin };
+  /** The stored edge behind adjacency entry `tag` of the record at slot `here`, whose other end is at slot `there`. */
+  edge(here: number, there: number, tag: number): GraphEdge {
+    const type = this.typeNames[tag >> 2]!;
+    const origin = tag & LINK ? 'link' : 'field';
+    const id = this.ids[here]!;
+    const other = this.ids[there]!;
+    return tag & OUT ? { source: id, target: other, type, origin } : { source: other, target: id, type, origin };
   }
 
   typeOf(name: string): number {
@@ -159,7 +193,7 @@ export class GraphCache {
   /** What the cache holds of a workspace: records with adjacency, edge ends, distinct ids. */
   size(workspaceId: string): { records: number; ends: number; ids: number } {
     const graph = this.#workspaces.get(workspaceId);
-    return { records: graph?.adjacency.size ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
+    return { records: graph?.records ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
   }
 
   /** False inside an open transaction: the caller reads SQL instead. */
@@ -258,26 +292,42 @@ export class GraphCache {
     this.#seq = this.c.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'graph_changes'")?.seq ?? 0;
   }
 
-  /** The adjacency of each id, read in one statement for those not cached. */
-  adjacencyOf(graph: WorkspaceGraph, ids: readonly string[]): Map<string, Adjacency> {
-    const out = new Map<string, Adjacency>();
+  /**
+   * The slots of the ids (each once, in first-seen order), with the adjacency of every one of them
+   * cached: those not cached yet are read in one statement.
+   */
+  withAdjacency(graph: WorkspaceGraph, ids: readonly string[]): number[] {
+    const slots: number[] = [];
+    const uniqueIds: string[] = [];
     const missing: string[] = [];
+    const unique = graph.scanA.begin();
     for (const id of ids) {
-      const hit = graph.adjacency.get(id);
-      if (hit) out.set(id, hit);
-      else if (!out.has(id)) missing.push(id);
+      const slot = graph.slot(id);
+      if (!unique.add(slot)) continue;
+      slots.push(slot);
+      uniqueIds.push(id);
+      if (!graph.adjacency[slot]) missing.push(id);
     }
-    if (missing.length === 0) return out;
+    if (missing.length === 0) return slots;
+    if (!this.#install(graph, missing, this.#readAdjacency(graph, missing))) return slots;
+    // The workspace started over (a bound reached), dropping what it held: the ids that were
+    // cached before are read again into it, whatever its bounds, for this one answer.
+    const lost = uniqueIds.filter((id) => !graph.adjacency[graph.slot(id)]);
+    if (lost.length) this.#install(graph, lost, this.#readAdjacency(graph, lost), false);
+    return uniqueIds.map((id) => graph.slot(id));
+  }
+
+  /** The rows of `relations` at each id (both directions); ids of other workspaces get none. */
+  #readAdjacency(graph: WorkspaceGraph, ids: readonly string[]): AdjacencyRow[] {
     // Only records of the workspace (live or not) are expanded: relations never cross workspaces,
     // so another workspace's id gets no edges.
-    const rows = this.c.rows<AdjacencyRow>(
+    return this.c.rows<AdjacencyRow>(
       `WITH f(id) AS (SELECT r.id FROM json_each(?) j JOIN records r ON r.id = j.value WHERE r.workspace_id = ?)
        SELECT f.id, 1, rel.to_id, rel.type, rel.source FROM f JOIN relations rel ON rel.from_id = f.id
        UNION ALL
        SELECT f.id, 0, rel.from_id, rel.type, rel.source FROM f JOIN relations rel ON rel.to_id = f.id`,
-      JSON.stringify([...new Set(missing)]), graph.workspaceId,
+      JSON.stringify(ids), graph.workspaceId,
     );
-    return this.#install(graph, missing, rows, out);
   }
 
   /**
@@ -287,7 +337,10 @@ export class GraphCache {
    * Rows of ids outside the set (other records in the span) are dropped.
    */
   #adjacencyInSpan(graph: WorkspaceGraph, sortedIds: readonly string[]): void {
-    const missing = new Set(sortedIds.filter((id) => !graph.adjacency.has(id)));
+    const missing = new Set(sortedIds.filter((id) => {
+      const slot = graph.slotOf(id);
+      return slot === undefined || !graph.adjacency[slot];
+    }));
     if (missing.size === 0) return;
     const [first, last] = [sortedIds[0]!, sortedIds[sortedIds.length - 1]!];
     const rows = this.c.rows<AdjacencyRow>(
@@ -296,42 +349,59 @@ export class GraphCache {
        SELECT to_id, 0, from_id, type, source FROM relations WHERE to_id BETWEEN ? AND ?`,
       first, last, first, last,
     ).filter((row) => missing.has(row[0]));
-    this.#install(graph, [...missing], rows, new Map());
+    this.#install(graph, [...missing], rows);
   }
 
-  /** Caches the rows read for `ids` as their adjacency (an id without rows gets an empty one), and adds them to `out`. */
-  #install(graph: WorkspaceGraph, ids: readonly string[], rows: readonly AdjacencyRow[], out: Map<string, Adjacency>): Map<string, Adjacency> {
-    if (graph.ends + rows.length > this.#maxEnds || graph.idCount + rows.length > this.#maxIds) graph.clear();
-    // Sized exactly (a count first): a large workspace's cache is mostly these lists.
-    const counts = new Map<string, number>(ids.map((id) => [id, 0]));
-    for (const row of rows) counts.set(row[0], counts.get(row[0])! + 1);
-    const filled = new Map<string, number>();
+  /**
+   * Caches the rows read for `ids` as their adjacency (an id without rows gets an empty one), the
+   * edges each record is the from end of first. True when the workspace had to start over first
+   * (a bound reached; unless `mayClear` is false), which takes every slot handed out before.
+   */
+  #install(graph: WorkspaceGraph, ids: readonly string[], rows: readonly AdjacencyRow[], mayClear = true): boolean {
+    const cleared = mayClear && (graph.ends + rows.length > this.#maxEnds || graph.idCount + rows.length > this.#maxIds);
+    if (cleared) graph.clear();
+    // Sized exactly (counts first): a large workspace's cache is mostly these lists.
+    const counts = new Map<string, { all: number; outs: number; at: number; inAt: number }>(ids.map((id) => [id, { all: 0, outs: 0, at: 0, inAt: 0 }]));
+    for (const row of rows) {
+      const count = counts.get(row[0])!;
+      count.all++;
+      if (row[1]) count.outs++;
+    }
+    const lists = new Map<string, Adjacency>();
     for (const [id, count] of counts) {
-      const fresh: Adjacency = { others: new Array<string>(count), meta: new Int32Array(count) };
-      out.set(id, fresh);
-      filled.set(id, 0);
-      graph.adjacency.set(graph.intern(id), fresh);
+      const fresh: Adjacency = { others: new Int32Array(count.all), tags: new Int32Array(count.all), outs: count.outs };
+      count.inAt = count.outs;
+      lists.set(id, fresh);
+      const slot = graph.slot(id);
+      if (!graph.adjacency[slot]) graph.records++;
+      else graph.ends -= graph.adjacency[slot]!.others.length;
+      graph.adjacency[slot] = fresh;
     }
     for (const [id, isOut, other, type, origin] of rows) {
-      const adjacency = out.get(id)!;
-      const at = filled.get(id)!;
-      filled.set(id, at + 1);
-      adjacency.others[at] = graph.intern(other);
-      adjacency.meta[at] = (graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0);
+      const adjacency = lists.get(id)!;
+      const count = counts.get(id)!;
+      const at = isOut ? count.at++ : count.inAt++;
+      adjacency.others[at] = graph.slot(other);
+      adjacency.tags[at] = (graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0);
     }
     graph.ends += rows.length;
-    return out;
+    return cleared;
   }
 
-  /** The live records of the workspace among the ids, read in one statement for those not cached. */
-  nodesOf(graph: WorkspaceGraph, ids: Iterable<string>): void {
+  /** Caches the live records of the workspace among the slots' records, read in one statement for those not cached. */
+  nodesAt(graph: WorkspaceGraph, slots: Iterable<number>): void {
     const missing: string[] = [];
-    for (const id of ids) if (!graph.nodes.has(id)) missing.push(id);
+    for (const slot of slots) if (!graph.nodes[slot]) missing.push(graph.ids[slot]!);
     if (missing.length === 0) return;
     for (const record of liveGraphRecords(this.c, graph.workspaceId, missing)) {
-      const key = graph.intern(record.id);
-      graph.nodes.set(key, { ...record, id: key });
+      const slot = graph.slot(record.id);
+      graph.nodes[slot] = { ...record, id: graph.ids[slot]! };
     }
+  }
+
+  /** nodesAt for ids (the preload's steps). */
+  nodesOf(graph: WorkspaceGraph, ids: readonly string[]): void {
+    this.nodesAt(graph, ids.map((id) => graph.slot(id)));
   }
 
   /**
@@ -346,50 +416,113 @@ export class GraphCache {
 
   #summariesOf(graph: WorkspaceGraph, recordIds: readonly string[]): RecordSummary[] {
     const out: RecordSummary[] = [];
-    const missing: string[] = [];
-    for (const id of new Set(recordIds)) {
-      const hit = graph.summaries.get(id);
-      if (hit) out.push(hit);
-      else missing.push(id);
+    // Ids not named yet take no slot unless they turn out to be live records of the workspace.
+    const missing = new Set<string>();
+    const unique = graph.scanA.begin();
+    for (const id of recordIds) {
+      const slot = graph.slotOf(id);
+      const hit = slot === undefined ? undefined : graph.summaries[slot];
+      if (!hit) missing.add(id);
+      else if (unique.add(slot!)) out.push(hit);
     }
-    if (missing.length === 0) return out;
-    const fresh = readSummaries(this.c, graph.workspaceId, missing);
+    if (missing.size === 0) return out;
+    const fresh = readSummaries(this.c, graph.workspaceId, [...missing]);
     if (graph.idCount + fresh.length > this.#maxIds) graph.clear();
     for (const summary of fresh) {
-      const kept = Object.freeze({ ...summary, record_id: graph.intern(summary.record_id) });
-      graph.summaries.set(kept.record_id, kept);
+      const slot = graph.slot(summary.record_id);
+      const kept = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
+      graph.summaries[slot] = kept;
       out.push(kept);
     }
     return out;
   }
 
+  /**
+   * graphView of the Store port: the workspace's graph as this cache holds it, with the log caught
+   * up, filled from SQL as a walk asks (the fills expand does). Slots stay valid until the cache
+   * starts the workspace over; `load` says when a fill had to (a bound reached).
+   */
+  view(workspaceId: string): GraphView {
+    const graph = this.graph(workspaceId);
+    const generation = graph.generation;
+    const held = (): boolean => graph.generation === generation && this.#workspaces.get(workspaceId) === graph;
+    const cache = this;
+    return {
+      slot: (id) => graph.slot(id),
+      id: (slot) => graph.ids[slot]!,
+      load(slots, withEnds = true) {
+        if (!held()) return false;
+        const missing: string[] = [];
+        for (const slot of slots) if (!graph.adjacency[slot]) missing.push(graph.ids[slot]!);
+        if (missing.length > 0 && cache.#install(graph, missing, cache.#readAdjacency(graph, missing))) return false;
+        if (!withEnds) return true;
+        const unknown: number[] = [];
+        const ends = graph.scanA.begin();
+        for (const slot of slots) {
+          const { others } = graph.adjacency[slot]!;
+          for (let i = 0; i < others.length; i++) {
+            const there = others[i]!;
+            if (!graph.nodes[there] && ends.add(there)) unknown.push(there);
+          }
+        }
+        cache.nodesAt(graph, unknown);
+        return held();
+      },
+      record: (slot) => graph.nodes[slot],
+      adjacency: (slot) => graph.adjacency[slot]!,
+      edge: (here, there, tag) => graph.edge(here, there, tag),
+      names(slots) {
+        const missing = slots.filter((slot) => !graph.summaries[slot]).map((slot) => graph.ids[slot]!);
+        // Every record named has a slot already, so keeping these takes no new one (no bound to check).
+        if (missing.length > 0) {
+          for (const summary of readSummaries(cache.c, workspaceId, missing)) {
+            const slot = graph.slot(summary.record_id);
+            graph.summaries[slot] = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
+          }
+        }
+        return slots.map((slot) => graph.summaries[slot]?.display_name ?? '');
+      },
+    };
+  }
+
   /** expandGraph of the Store port, from the cache (see the port for the contract). */
   expand(workspaceId: string, recordIds: readonly string[]): { edges: GraphEdge[]; records: GraphRecord[] } {
     const graph = this.graph(workspaceId);
-    const frontier = new Set(recordIds);
-    const adjacency = this.adjacencyOf(graph, [...frontier]);
-    const ends = new Set<string>(frontier);
-    for (const list of adjacency.values()) for (const other of list.others) ends.add(other);
-    this.nodesOf(graph, ends);
+    const frontier = this.withAdjacency(graph, recordIds);
+    const ends = graph.scanA.begin();
+    const unknown: number[] = [];
+    const note = (slot: number): void => {
+      if (ends.add(slot) && !graph.nodes[slot]) unknown.push(slot);
+    };
+    for (const slot of frontier) {
+      note(slot);
+      const { others } = graph.adjacency[slot]!;
+      for (let i = 0; i < others.length; i++) note(others[i]!);
+    }
+    this.nodesAt(graph, unknown);
+    const inFrontier = graph.scanA.begin();
+    for (const slot of frontier) inFrontier.add(slot);
+    const included = graph.scanB.begin();
     const edges: GraphEdge[] = [];
-    const records = new Map<string, GraphRecord>();
-    for (const [id, list] of adjacency) {
-      const here = graph.nodes.get(id);
-      if (!here) continue;
-      for (let i = 0; i < list.others.length; i++) {
-        const other = list.others[i]!;
-        const meta = list.meta[i]!;
-        if (other === id) continue;
+    const records: GraphRecord[] = [];
+    for (const here of frontier) {
+      const node = graph.nodes[here];
+      if (!node) continue;
+      const { others, tags } = graph.adjacency[here]!;
+      for (let i = 0; i < others.length; i++) {
+        const there = others[i]!;
+        const m = tags[i]!;
+        if (there === here) continue;
         // An edge between two frontier records is given once, from its from end.
-        if (!(meta & OUT) && frontier.has(other)) continue;
-        const there = graph.nodes.get(other);
-        if (!there) continue;
-        edges.push(graph.edge(id, other, meta));
-        records.set(id, here);
-        records.set(other, there);
+        if (!(m & OUT) && inFrontier.has(there)) continue;
+        const other = graph.nodes[there];
+        if (!other) continue;
+        edges.push(graph.edge(here, there, m));
+        if (included.add(here)) records.push(node);
+        if (included.add(there)) records.push(other);
       }
     }
-    return { edges, records: [...records.values()] };
+    return { edges, records };
   }
 
   /**
@@ -400,14 +533,15 @@ export class GraphCache {
    */
   among(workspaceId: string, recordIds: readonly string[]): GraphEdge[] {
     const graph = this.graph(workspaceId);
-    const set = new Set(recordIds);
+    const slots = this.withAdjacency(graph, recordIds);
+    const set = graph.scanA.begin();
+    for (const slot of slots) set.add(slot);
     const edges: GraphEdge[] = [];
-    for (const [id, list] of this.adjacencyOf(graph, [...set])) {
-      for (let i = 0; i < list.others.length; i++) {
-        const other = list.others[i]!;
-        const meta = list.meta[i]!;
-        if (!(meta & OUT) || other === id || !set.has(other)) continue;
-        edges.push(graph.edge(id, other, meta));
+    for (const here of slots) {
+      const { others, tags, outs } = graph.adjacency[here]!;
+      for (let i = 0; i < outs; i++) {
+        const there = others[i]!;
+        if (there !== here && set.has(there)) edges.push(graph.edge(here, there, tags[i]!));
       }
     }
     return edges;

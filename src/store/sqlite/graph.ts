@@ -1,10 +1,12 @@
 import { CrmError } from '../../domain/errors.ts';
 import { COMM_INTERACTIONS } from '../../domain/graph/scoring.ts';
 import type { Category, Classification, GraphEdge, GraphRecord, Interaction, Link, Strength } from '../../domain/graph/types.ts';
+import type { GraphView } from '../../domain/graph/view.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { graphCache, liveGraphRecords, withGraphLogPaused } from './graph-cache.ts';
+import { translateError } from './errors.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -172,6 +174,18 @@ export function graphMethods(c: Connection) {
       return { edges, records: [...records.values()] };
     },
 
+    /** The graph cache's view outside transactions; inside one, null (the walk reads SQL, which sees the open transaction). */
+    graphView(workspaceId: string): GraphView | null {
+      if (!cache.usable()) return null;
+      const view = cache.view(workspaceId);
+      // Its fills read SQL outside the adapter's async wrapper: their failures are translated here.
+      return {
+        ...view,
+        load: (slots, ends) => translated(() => view.load(slots, ends)),
+        names: (slots) => translated(() => view.names(slots)),
+      };
+    },
+
     graphRecords(workspaceId: string, recordIds: readonly string[]): GraphRecord[] {
       return liveGraphRecords(c, workspaceId, recordIds);
     },
@@ -218,4 +232,12 @@ export function graphMethods(c: Connection) {
       ).map(toClassification);
     },
   };
+}
+
+function translated<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    translateError(err);
+  }
 }

@@ -3,6 +3,7 @@ import { classifyContacts } from '../../../src/domain/graph/classify.ts';
 import { shortestPaths } from '../../../src/domain/graph/path.ts';
 import type { GraphEdge, GraphRecord } from '../../../src/domain/graph/types.ts';
 import { walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
+import { walkView } from '../../../src/domain/graph/walk-view.ts';
 import { newId } from '../../../src/domain/ids.ts';
 import type { NewComm } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, newRecord, type Harness } from './harness.ts';
@@ -16,8 +17,20 @@ import { actions, ev, timeline } from './work.ts';
  */
 export function graphCases(h: Harness): void {
   const root = async (g: FixedGraph, name: keyof FixedGraph['id']): Promise<GraphRecord> => (await h.store.graphRecords(g.ws.id, [g.id[name]]))[0]!;
+  /**
+   * The walk over the store's expansions, shown by name; where the store holds a GraphView, the
+   * walk over it must give exactly the same answer.
+   */
   const run = async (g: FixedGraph, from: keyof FixedGraph['id'], opts: Partial<WalkOptions> = {}) => {
-    const found = await walk(h.store, g.ws.id, await root(g, from), { depth: 2, limit: 100, ...opts });
+    const options = { depth: 2, limit: 100, ...opts };
+    const start = await root(g, from);
+    const found = await walk(h.store, g.ws.id, start, options);
+    const view = await h.store.graphView(g.ws.id);
+    if (view) {
+      const held = walkView(view, start, options);
+      expect(held && { nodes: held.nodes, edges: held.edges, truncated: held.truncated }).toEqual(found);
+      expect(held!.slots.map((slot) => view.id(slot))).toEqual(found.nodes.map((n) => n.record_id));
+    }
     return {
       nodes: found.nodes.map((n) => `${g.name(n.record_id)}@${n.depth}<${n.via ? g.name(n.via) : '-'}`),
       edges: found.edges.map((e: GraphEdge) => `${g.name(e.source)}-${e.type}/${e.origin}->${g.name(e.target)}`),

@@ -104,6 +104,13 @@ describe('the SQLite graph cache', () => {
     expect(show(byEnds.expand(ws.id, [id.Ben]).edges)).toEqual(['Ann-knows->Ben', 'Ben-company->Acme', 'Ben-knows->Cat']);
     expect(byEnds.size(ws.id)).toEqual({ records: 1, ends: 3, ids: 4 });
 
+    // A fill that starts the workspace over midway through one expansion: Ann, cached before, is read again for it.
+    const midway = new GraphCache(c, { maxEnds: 4 });
+    midway.expand(ws.id, [id.Ann]);
+    expect(show(midway.expand(ws.id, [id.Ann, id.Ben]).edges)).toEqual(['Ann-company->Acme', 'Ann-knows->Ben', 'Ben-company->Acme', 'Ben-knows->Cat']);
+    expect(midway.size(ws.id)).toEqual({ records: 2, ends: 5, ids: 4 });
+    expect(show(midway.among(ws.id, [id.Ann, id.Ben, id.Cat]))).toEqual(['Ann-knows->Ben', 'Ben-knows->Cat']);
+
     const byIds = new GraphCache(c, { maxIds: 4 });
     expect(show(byIds.expand(ws.id, [id.Ann]).edges)).toEqual(aroundAnn);
     expect(show(byIds.expand(ws.id, [id.Acme]).edges)).toEqual(['Ann-company->Acme', 'Ben-company->Acme', 'Cat-company->Acme']);
