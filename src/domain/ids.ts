@@ -109,3 +109,33 @@ const ID_SHAPE = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;
 export function isIdOf(kind: IdKind, value: string): boolean {
   return ID_SHAPE.test(value) && value.startsWith(`${ID_PREFIXES[kind]}_`);
 }
+
+/** Each alphabet character's digit value by char code; -1 for characters outside it. */
+const DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * Writes a record id's 26 characters after `rec_` to `out[at..at+2]` as three numbers (10, 10 and
+ * 6 base-32 digits, exact in a double) whose order is the ids' code-unit order: the alphabet is in
+ * code-unit order and every such id has the same length. NaN in all three for an id of another
+ * shape, which a caller then compares as a string.
+ */
+export function writeRecordIdKeys(id: string, out: Float64Array, at: number): void {
+  if (id.length !== 30 || !id.startsWith('rec_')) {
+    out[at] = out[at + 1] = out[at + 2] = Number.NaN;
+    return;
+  }
+  for (let part = 0; part < 3; part++) {
+    let value = 0;
+    for (let i = 4 + part * 10, end = Math.min(i + 10, 30); i < end; i++) {
+      const code = id.charCodeAt(i);
+      const digit = code < 128 ? DIGIT[code]! : -1;
+      if (digit < 0) {
+        out[at] = out[at + 1] = out[at + 2] = Number.NaN;
+        return;
+      }
+      value = value * 32 + digit;
+    }
+    out[at + part] = value;
+  }
+}

@@ -14,6 +14,8 @@ export interface GraphView {
   slot(id: string): number;
   /** The record id of a slot. */
   id(slot: number): string;
+  /** The order of two slots' record ids (code-unit order, as walks order records), negative when `a` comes first. */
+  compare(a: number, b: number): number;
   /**
    * Reads what the view does not hold yet of these records: their stored edges and, unless `ends`
    * is false, the facts of every record at their other ends. False when the store had to drop what it held to stay within

@@ -1,7 +1,7 @@
 import { SlotSet } from './slot-set.ts';
 import type { GraphEdge, GraphRecord } from './types.ts';
 import type { GraphView } from './view.ts';
-import { chunkSize, compare, node, orderEdgesAt, VISIT_MAX, type WalkNode, type WalkOptions, type WalkResult } from './walk.ts';
+import { chunkSize, node, orderEdgesAt, VISIT_MAX, type WalkNode, type WalkOptions, type WalkResult } from './walk.ts';
 
 /**
  * Scratch sets of the walk. A walk over a view runs synchronously from start to end, so one set of
@@ -32,7 +32,6 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
   let truncated = false;
   let yieldPerRecord = 0;
   const met: number[] = [];
-  const byId = (a: number, b: number): number => compare(view.id(a), view.id(b));
 
   for (let depth = 1; depth <= opts.depth && level.length > 0 && !truncated; depth++) {
     const next: number[] = [];
@@ -49,7 +48,7 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
           const there = others[i]!;
           if (there !== here && view.record(there) && seen.add(there)) met.push(there);
         }
-        if (met.length > 1) met.sort(byId);
+        if (met.length > 1) met.sort(view.compare);
         seenCount += met.length;
         const via = view.id(here);
         for (const there of met) {

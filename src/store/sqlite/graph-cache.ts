@@ -1,5 +1,7 @@
 import { displayName } from '../../domain/fields.ts';
 import { SlotSet } from '../../domain/graph/slot-set.ts';
+import { compare } from '../../domain/graph/walk.ts';
+import { writeRecordIdKeys } from '../../domain/ids.ts';
 import type { GraphEdge, GraphRecord } from '../../domain/graph/types.ts';
 import type { GraphView } from '../../domain/graph/view.ts';
 import type { RecordSummary } from '../../domain/store/port.ts';
@@ -74,6 +76,8 @@ class WorkspaceGraph {
   readonly #slots = new Map<string, number>();
   /** The record id of each slot. */
   ids: string[] = [];
+  /** Three numbers per slot ordered as the record ids are (writeRecordIdKeys): sorting slots by id reads no strings. */
+  #idKeys = new Float64Array(3 * 1024);
   adjacency: (Adjacency | undefined)[] = [];
   /** Live records of the workspace, as GraphRecords; a record absent here is looked up again. */
   nodes: (GraphRecord | undefined)[] = [];
@@ -96,6 +100,7 @@ class WorkspaceGraph {
     this.generation++;
     this.#slots.clear();
     this.ids = [];
+    this.#idKeys = new Float64Array(3 * 1024);
     this.adjacency = [];
     this.nodes = [];
     this.summaries = [];
@@ -117,7 +122,23 @@ class WorkspaceGraph {
     this.adjacency.push(undefined);
     this.nodes.push(undefined);
     this.summaries.push(undefined);
-    return this.ids.push(id) - 1;
+    const slot = this.ids.push(id) - 1;
+    if (this.#idKeys.length < 3 * (slot + 1)) {
+      const grown = new Float64Array(this.#idKeys.length * 2);
+      grown.set(this.#idKeys);
+      this.#idKeys = grown;
+    }
+    writeRecordIdKeys(id, this.#idKeys, 3 * slot);
+    return slot;
+  }
+
+  /** The code-unit order of the two slots' record ids. */
+  compareSlots(a: number, b: number): number {
+    const keys = this.#idKeys;
+    const first = keys[3 * a]! - keys[3 * b]!;
+    // NaN: an id of another shape than new ids have.
+    if (Number.isNaN(first)) return compare(this.ids[a]!, this.ids[b]!);
+    return first || keys[3 * a + 1]! - keys[3 * b + 1]! || keys[3 * a + 2]! - keys[3 * b + 2]!;
   }
 
   slotOf(id: string): number | undefined {
@@ -450,6 +471,7 @@ export class GraphCache {
     return {
       slot: (id) => graph.slot(id),
       id: (slot) => graph.ids[slot]!,
+      compare: (a, b) => graph.compareSlots(a, b),
       load(slots, withEnds = true) {
         if (!held()) return false;
         const missing: string[] = [];
