@@ -49,14 +49,20 @@ export class Connection {
     if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs);
   }
 
-  /** Closes the connection; resolves once the checkpoint thread has closed its own too. */
+  /**
+   * Closes the connection, after the checkpoint thread has closed its own: two connections closing
+   * at the same moment on two threads can each still see the other open, and then neither is the
+   * last one, which checkpoints the WAL into the file and deletes it (a copy of the file taken
+   * next would miss the WAL's writes). Unusable from the call on.
+   */
   async close(): Promise<void> {
+    const db = this.#db;
     const stopped = this.#checkpointer?.stop();
     this.#checkpointer = null;
     this.#statements.clear();
-    this.#db?.close();
     this.#db = null;
     await stopped;
+    db?.close();
   }
 
   /** True between open() and close(). */
