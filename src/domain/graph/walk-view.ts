@@ -32,6 +32,7 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
   let truncated = false;
   let yieldPerRecord = 0;
   const met: number[] = [];
+  const byId = (a: number, b: number): number => view.compare(a, b);
 
   for (let depth = 1; depth <= opts.depth && level.length > 0 && !truncated; depth++) {
     const next: number[] = [];
@@ -48,7 +49,7 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
           const there = others[i]!;
           if (there !== here && view.record(there) && seen.add(there)) met.push(there);
         }
-        if (met.length > 1) met.sort(view.compare);
+        if (met.length > 1) met.sort(byId);
         seenCount += met.length;
         const via = view.id(here);
         for (const there of met) {

@@ -7,6 +7,7 @@ import type { GraphView } from '../../domain/graph/view.ts';
 import type { RecordSummary } from '../../domain/store/port.ts';
 import type { ObjectType } from '../../domain/types.ts';
 import { perConnection, type Connection } from './connection.ts';
+import { translateError } from './errors.ts';
 import { cachedObjectType } from './object-types.ts';
 
 /** A workspace's cached adjacency starts over past this many edge ends (each edge counts at both ends). */
@@ -92,6 +93,8 @@ class WorkspaceGraph {
   generation = 0;
   /** True while a background preload of the workspace is scheduled. */
   preloading = false;
+  /** The GraphView of this graph, made on first use (GraphCache.view). */
+  view: CacheView | undefined;
   /** Scratch sets for one scan (they are never held across a read of SQL that could re-enter). */
   readonly scanA = new SlotSet();
   readonly scanB = new SlotSet();
@@ -465,46 +468,43 @@ export class GraphCache {
    */
   view(workspaceId: string): GraphView {
     const graph = this.graph(workspaceId);
-    const generation = graph.generation;
-    const held = (): boolean => graph.generation === generation && this.#workspaces.get(workspaceId) === graph;
-    const cache = this;
-    return {
-      slot: (id) => graph.slot(id),
-      id: (slot) => graph.ids[slot]!,
-      compare: (a, b) => graph.compareSlots(a, b),
-      load(slots, withEnds = true) {
-        if (!held()) return false;
-        const missing: string[] = [];
-        for (const slot of slots) if (!graph.adjacency[slot]) missing.push(graph.ids[slot]!);
-        if (missing.length > 0 && cache.#install(graph, missing, cache.#readAdjacency(graph, missing))) return false;
-        if (!withEnds) return true;
-        const unknown: number[] = [];
-        const ends = graph.scanA.begin();
-        for (const slot of slots) {
-          const { others } = graph.adjacency[slot]!;
-          for (let i = 0; i < others.length; i++) {
-            const there = others[i]!;
-            if (!graph.nodes[there] && ends.add(there)) unknown.push(there);
-          }
-        }
-        cache.nodesAt(graph, unknown);
-        return held();
-      },
-      record: (slot) => graph.nodes[slot],
-      adjacency: (slot) => graph.adjacency[slot]!,
-      edge: (here, there, tag) => graph.edge(here, there, tag),
-      names(slots) {
-        const missing = slots.filter((slot) => !graph.summaries[slot]).map((slot) => graph.ids[slot]!);
-        // Every record named has a slot already, so keeping these takes no new one (no bound to check).
-        if (missing.length > 0) {
-          for (const summary of readSummaries(cache.c, workspaceId, missing)) {
-            const slot = graph.slot(summary.record_id);
-            graph.summaries[slot] = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
-          }
-        }
-        return slots.map((slot) => graph.summaries[slot]?.display_name ?? '');
-      },
-    };
+    const view = (graph.view ??= new CacheView(this, graph));
+    view.generation = graph.generation;
+    return view;
+  }
+
+  /** GraphView.load of a view made at `generation` (see CacheView). */
+  fillView(graph: WorkspaceGraph, generation: number, slots: readonly number[], withEnds: boolean): boolean {
+    const held = (): boolean => graph.generation === generation && this.#workspaces.get(graph.workspaceId) === graph;
+    if (!held()) return false;
+    const missing: string[] = [];
+    for (const slot of slots) if (!graph.adjacency[slot]) missing.push(graph.ids[slot]!);
+    if (missing.length > 0 && this.#install(graph, missing, this.#readAdjacency(graph, missing))) return false;
+    if (!withEnds) return true;
+    const unknown: number[] = [];
+    const ends = graph.scanA.begin();
+    for (const slot of slots) {
+      const { others } = graph.adjacency[slot]!;
+      for (let i = 0; i < others.length; i++) {
+        const there = others[i]!;
+        if (!graph.nodes[there] && ends.add(there)) unknown.push(there);
+      }
+    }
+    this.nodesAt(graph, unknown);
+    return held();
+  }
+
+  /** GraphView.names: the display names of the slots' records, reading those not cached. */
+  namesAt(graph: WorkspaceGraph, slots: readonly number[]): string[] {
+    const missing = slots.filter((slot) => !graph.summaries[slot]).map((slot) => graph.ids[slot]!);
+    // Every record named has a slot already, so keeping these takes no new one (no bound to check).
+    if (missing.length > 0) {
+      for (const summary of readSummaries(this.c, graph.workspaceId, missing)) {
+        const slot = graph.slot(summary.record_id);
+        graph.summaries[slot] = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
+      }
+    }
+    return slots.map((slot) => graph.summaries[slot]?.display_name ?? '');
   }
 
   /** expandGraph of the Store port, from the cache (see the port for the contract). */
@@ -567,6 +567,59 @@ export class GraphCache {
       }
     }
     return edges;
+  }
+}
+
+/**
+ * The GraphView of one workspace graph (GraphCache.view): one object per workspace graph, made
+ * once, so the calls a walk makes into it see one receiver and one set of methods (a fresh object
+ * of closures per walk made every call site polymorphic). `generation` is the graph's at the last
+ * view() call: a fill after the graph started over answers false. Fills read SQL outside the
+ * store's async wrapper, so their failures are translated here.
+ */
+class CacheView implements GraphView {
+  generation = 0;
+
+  constructor(private readonly cache: GraphCache, private readonly graph: WorkspaceGraph) {}
+
+  slot(id: string): number {
+    return this.graph.slot(id);
+  }
+
+  id(slot: number): string {
+    return this.graph.ids[slot]!;
+  }
+
+  compare(a: number, b: number): number {
+    return this.graph.compareSlots(a, b);
+  }
+
+  load(slots: readonly number[], withEnds = true): boolean {
+    try {
+      return this.cache.fillView(this.graph, this.generation, slots, withEnds);
+    } catch (err) {
+      translateError(err);
+    }
+  }
+
+  record(slot: number): GraphRecord | undefined {
+    return this.graph.nodes[slot];
+  }
+
+  adjacency(slot: number): Adjacency {
+    return this.graph.adjacency[slot]!;
+  }
+
+  edge(here: number, there: number, tag: number): GraphEdge {
+    return this.graph.edge(here, there, tag);
+  }
+
+  names(slots: readonly number[]): string[] {
+    try {
+      return this.cache.namesAt(this.graph, slots);
+    } catch (err) {
+      translateError(err);
+    }
   }
 }
 

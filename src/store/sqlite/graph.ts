@@ -6,7 +6,6 @@ import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { graphCache, liveGraphRecords, withGraphLogPaused } from './graph-cache.ts';
-import { translateError } from './errors.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -176,14 +175,7 @@ export function graphMethods(c: Connection) {
 
     /** The graph cache's view outside transactions; inside one, null (the walk reads SQL, which sees the open transaction). */
     graphView(workspaceId: string): GraphView | null {
-      if (!cache.usable()) return null;
-      const view = cache.view(workspaceId);
-      // Its fills read SQL outside the adapter's async wrapper: their failures are translated here.
-      return {
-        ...view,
-        load: (slots, ends) => translated(() => view.load(slots, ends)),
-        names: (slots) => translated(() => view.names(slots)),
-      };
+      return cache.usable() ? cache.view(workspaceId) : null;
     },
 
     graphRecords(workspaceId: string, recordIds: readonly string[]): GraphRecord[] {
@@ -232,12 +224,4 @@ export function graphMethods(c: Connection) {
       ).map(toClassification);
     },
   };
-}
-
-function translated<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (err) {
-    translateError(err);
-  }
 }
