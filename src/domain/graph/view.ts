@@ -18,9 +18,9 @@ export interface GraphView {
   compare(a: number, b: number): number;
   /**
    * Reads what the view does not hold yet of these records: their stored edges and, unless `ends`
-   * is false, the facts of every record at their other ends. False when the store had to drop what it held to stay within
-   * its memory bounds: the slots handed out so far are void, and the caller starts over without
-   * the view.
+   * is false, the facts of every record at their other ends. False when the store had to drop
+   * what it held to stay within its memory bounds: the slots handed out so far are void, and the
+   * caller starts over without the view.
    */
   load(slots: readonly number[], ends?: boolean): boolean;
   /** The live record at a slot, or undefined (deleted, another workspace's, unknown, or not loaded). */
