@@ -110,8 +110,8 @@ export function isIdOf(kind: IdKind, value: string): boolean {
   return ID_SHAPE.test(value) && value.startsWith(`${ID_PREFIXES[kind]}_`);
 }
 
-/** Each alphabet character's digit value by char code; -1 for characters outside it. */
-const DIGIT = new Int8Array(128).fill(-1);
+/** Each alphabet character's digit value, by char code. */
+const DIGIT = new Int8Array(128);
 for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
 
 /**
@@ -121,21 +121,13 @@ for (let i = 0; i < ALPHABET.length; i++) DIGIT[ALPHABET.charCodeAt(i)] = i;
  * shape, which a caller then compares as a string.
  */
 export function writeRecordIdKeys(id: string, out: Float64Array, at: number): void {
-  if (id.length !== 30 || !id.startsWith('rec_')) {
+  if (!isIdOf('record', id)) {
     out[at] = out[at + 1] = out[at + 2] = Number.NaN;
     return;
   }
   for (let part = 0; part < 3; part++) {
     let value = 0;
-    for (let i = 4 + part * 10, end = Math.min(i + 10, 30); i < end; i++) {
-      const code = id.charCodeAt(i);
-      const digit = code < 128 ? DIGIT[code]! : -1;
-      if (digit < 0) {
-        out[at] = out[at + 1] = out[at + 2] = Number.NaN;
-        return;
-      }
-      value = value * 32 + digit;
-    }
+    for (let i = 4 + part * 10, end = Math.min(i + 10, 30); i < end; i++) value = value * 32 + DIGIT[id.charCodeAt(i)]!;
     out[at + part] = value;
   }
 }

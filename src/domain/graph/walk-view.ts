@@ -1,14 +1,13 @@
 import { SlotSet } from './slot-set.ts';
 import type { GraphEdge, GraphRecord } from './types.ts';
 import type { GraphView } from './view.ts';
-import { chunkSize, node, orderEdgesAt, VISIT_MAX, type WalkNode, type WalkOptions, type WalkResult } from './walk.ts';
+import { chunkSize, node, orderEdgesAt, VISIT_MAX, wantedBy, type WalkNode, type WalkOptions, type WalkResult } from './walk.ts';
 
 /**
  * Scratch sets of the walk. A walk over a view runs synchronously from start to end, so one set of
  * each serves every walk in the process.
  */
 const seen = new SlotSet();
-const returned = new SlotSet();
 
 /**
  * The walk of walk.ts over a GraphView: the same rules, the same answer, without a store round
@@ -21,8 +20,7 @@ const returned = new SlotSet();
  * as walk.ts cuts them, since the VISIT_MAX cut is checked between chunks.
  */
 export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions): (WalkResult & { slots: number[] }) | null {
-  const wanted = (r: GraphRecord): boolean =>
-    (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
+  const wanted = wantedBy(opts);
   const rootSlot = view.slot(root.id);
   const nodes: WalkNode[] = [node(root, 0, null)];
   const slots = [rootSlot];
@@ -73,8 +71,7 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
   if (nodes.length < 2 || opts.edges === false) return { nodes, edges: [], truncated, slots };
   // Every stored edge between two returned records, once, at its from end.
   if (!view.load(slots, false)) return null;
-  returned.begin();
-  for (const slot of slots) returned.add(slot);
+  // The answer position of each returned record, by slot (absent: not returned).
   const position = new Map<number, number>();
   slots.forEach((slot, at) => position.set(slot, at));
   const edges: GraphEdge[] = [];
@@ -85,10 +82,11 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
     const { others, tags, outs } = view.adjacency(here);
     for (let i = 0; i < outs; i++) {
       const there = others[i]!;
-      if (there === here || !returned.has(there)) continue;
+      const thereIs = there === here ? undefined : position.get(there);
+      if (thereIs === undefined) continue;
       edges.push(view.edge(here, there, tags[i]!));
       hereAt.push(at);
-      thereAt.push(position.get(there)!);
+      thereAt.push(thereIs);
     }
   }
   return { nodes, edges: orderEdgesAt(edges, hereAt, thereAt), truncated, slots };

@@ -52,8 +52,7 @@ export const VISIT_MAX = 50_000;
  *   end, then of the later end, then type, then origin.
  */
 export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>, workspaceId: string, root: GraphRecord, opts: WalkOptions): Promise<WalkResult> {
-  const wanted = (r: GraphRecord): boolean =>
-    (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
+  const wanted = wantedBy(opts);
   const seen = new Map<string, WalkNode>([[root.id, node(root, 0, null)]]);
   const returned: WalkNode[] = [seen.get(root.id)!];
   const returnedIds = new Set([root.id]);
@@ -118,6 +117,11 @@ export async function walk(store: Pick<GraphStore, 'expandGraph' | 'edgesAmong'>
   const unexpanded = returned.filter((n) => !expanded.has(n.record_id)).map((n) => n.record_id);
   const edges = [...known.values(), ...(unexpanded.length > 1 ? await store.edgesAmong(workspaceId, unexpanded) : [])];
   return { nodes: returned, edges: orderEdges(edges, returned), truncated };
+}
+
+/** Whether a record reached is returned: of one of `types` and `categories` when they are given. */
+export function wantedBy(opts: Pick<WalkOptions, 'types' | 'categories'>): (r: GraphRecord) => boolean {
+  return (r) => (!opts.types || opts.types.includes(r.object_type_slug)) && (!opts.categories || (r.category !== null && opts.categories.includes(r.category)));
 }
 
 /**

@@ -423,6 +423,21 @@ export class GraphCache {
     }
   }
 
+  /** nodesAt for the slots' records and every record at the other end of their (cached) adjacency. */
+  #nodesAround(graph: WorkspaceGraph, slots: readonly number[]): void {
+    const unknown: number[] = [];
+    const met = graph.scanA.begin();
+    const note = (slot: number): void => {
+      if (!graph.nodes[slot] && met.add(slot)) unknown.push(slot);
+    };
+    for (const slot of slots) {
+      note(slot);
+      const { others } = graph.adjacency[slot]!;
+      for (let i = 0; i < others.length; i++) note(others[i]!);
+    }
+    this.nodesAt(graph, unknown);
+  }
+
   /** nodesAt for ids (the preload's steps). */
   nodesOf(graph: WorkspaceGraph, ids: readonly string[]): void {
     this.nodesAt(graph, ids.map((id) => graph.slot(id)));
@@ -452,12 +467,7 @@ export class GraphCache {
     if (missing.size === 0) return out;
     const fresh = readSummaries(this.c, graph.workspaceId, [...missing]);
     if (graph.idCount + fresh.length > this.#maxIds) graph.clear();
-    for (const summary of fresh) {
-      const slot = graph.slot(summary.record_id);
-      const kept = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
-      graph.summaries[slot] = kept;
-      out.push(kept);
-    }
+    for (const summary of fresh) out.push(keepSummary(graph, summary));
     return out;
   }
 
@@ -481,16 +491,7 @@ export class GraphCache {
     for (const slot of slots) if (!graph.adjacency[slot]) missing.push(graph.ids[slot]!);
     if (missing.length > 0 && this.#install(graph, missing, this.#readAdjacency(graph, missing))) return false;
     if (!withEnds) return true;
-    const unknown: number[] = [];
-    const ends = graph.scanA.begin();
-    for (const slot of slots) {
-      const { others } = graph.adjacency[slot]!;
-      for (let i = 0; i < others.length; i++) {
-        const there = others[i]!;
-        if (!graph.nodes[there] && ends.add(there)) unknown.push(there);
-      }
-    }
-    this.nodesAt(graph, unknown);
+    this.#nodesAround(graph, slots);
     return held();
   }
 
@@ -498,12 +499,7 @@ export class GraphCache {
   namesAt(graph: WorkspaceGraph, slots: readonly number[]): string[] {
     const missing = slots.filter((slot) => !graph.summaries[slot]).map((slot) => graph.ids[slot]!);
     // Every record named has a slot already, so keeping these takes no new one (no bound to check).
-    if (missing.length > 0) {
-      for (const summary of readSummaries(this.c, graph.workspaceId, missing)) {
-        const slot = graph.slot(summary.record_id);
-        graph.summaries[slot] = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
-      }
-    }
+    if (missing.length > 0) for (const summary of readSummaries(this.c, graph.workspaceId, missing)) keepSummary(graph, summary);
     return slots.map((slot) => graph.summaries[slot]?.display_name ?? '');
   }
 
@@ -511,17 +507,7 @@ export class GraphCache {
   expand(workspaceId: string, recordIds: readonly string[]): { edges: GraphEdge[]; records: GraphRecord[] } {
     const graph = this.graph(workspaceId);
     const frontier = this.withAdjacency(graph, recordIds);
-    const ends = graph.scanA.begin();
-    const unknown: number[] = [];
-    const note = (slot: number): void => {
-      if (ends.add(slot) && !graph.nodes[slot]) unknown.push(slot);
-    };
-    for (const slot of frontier) {
-      note(slot);
-      const { others } = graph.adjacency[slot]!;
-      for (let i = 0; i < others.length; i++) note(others[i]!);
-    }
-    this.nodesAt(graph, unknown);
+    this.#nodesAround(graph, frontier);
     const inFrontier = graph.scanA.begin();
     for (const slot of frontier) inFrontier.add(slot);
     const included = graph.scanB.begin();
@@ -568,6 +554,14 @@ export class GraphCache {
     }
     return edges;
   }
+}
+
+/** Keeps a summary read from SQL at its record's slot (frozen: answers share it), and returns it. */
+function keepSummary(graph: WorkspaceGraph, summary: RecordSummary): RecordSummary {
+  const slot = graph.slot(summary.record_id);
+  const kept = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
+  graph.summaries[slot] = kept;
+  return kept;
 }
 
 /**
