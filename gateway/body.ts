@@ -105,5 +105,28 @@ export function unmarkKey(key: string): string {
  */
 export function sendJson(ctx: Context, json: string): void {
   if (!ctx.response.get('Content-Type')) ctx.type = 'application/json';
-  ctx.body = Buffer.from(json, 'utf8');
+  ctx.body = utf8Bytes(json);
+}
+
+/** Texts shorter than this are encoded by Buffer.from, which is as fast for them. */
+const SCRATCH_FROM = 8 * 1024;
+/** The scratch buffer never grows past this (texts of up to a third as many characters use it). */
+const SCRATCH_MAX = 4 * 1024 * 1024;
+let scratch = Buffer.allocUnsafeSlow(0);
+
+/**
+ * The UTF-8 bytes of a text. Buffer.from measures a large text's UTF-8 length in one pass and
+ * encodes it in a second; this encodes once into a reused scratch buffer big enough for any text of
+ * that length (at most 3 bytes per UTF-16 unit) and copies the bytes out, which takes about half
+ * the time for text beyond Latin-1, the kind a page of display names with a dash in one is. The
+ * scratch is never handed out: the copy is the caller's.
+ */
+export function utf8Bytes(text: string): Buffer {
+  const worst = 3 * text.length;
+  if (text.length < SCRATCH_FROM || worst > SCRATCH_MAX) return Buffer.from(text, 'utf8');
+  if (scratch.length < worst) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(worst, 2 * scratch.length)));
+  const size = scratch.write(text, 0, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  scratch.copy(bytes, 0, 0, size);
+  return bytes;
 }
