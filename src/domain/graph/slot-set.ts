@@ -37,3 +37,38 @@ export class SlotSet {
     return slot < this.#stamps.length && this.#stamps[slot] === this.#epoch;
   }
 }
+
+/**
+ * A SlotSet that keeps a non-negative number with each slot (a record's position in an answer, say):
+ * a lookup is two typed-array reads, where a Map of slots hashes each key.
+ */
+export class SlotMap {
+  readonly #keys: SlotSet;
+  #values: Int32Array;
+
+  constructor(capacity = 1024) {
+    this.#keys = new SlotSet(capacity);
+    this.#values = new Int32Array(capacity);
+  }
+
+  /** Empties the map. */
+  begin(): this {
+    this.#keys.begin();
+    return this;
+  }
+
+  set(slot: number, value: number): void {
+    if (slot >= this.#values.length) {
+      const grown = new Int32Array(Math.max(slot + 1, this.#values.length * 2));
+      grown.set(this.#values);
+      this.#values = grown;
+    }
+    this.#keys.add(slot);
+    this.#values[slot] = value;
+  }
+
+  /** The number kept with the slot, or -1 when the slot is not in the map. */
+  get(slot: number): number {
+    return this.#keys.has(slot) ? this.#values[slot]! : -1;
+  }
+}

@@ -1,4 +1,4 @@
-import { SlotSet } from './slot-set.ts';
+import { SlotMap, SlotSet } from './slot-set.ts';
 import type { GraphEdge, GraphRecord } from './types.ts';
 import type { GraphView } from './view.ts';
 import { chunkSize, node, orderEdgesAt, VISIT_MAX, wantedBy, type WalkNode, type WalkOptions, type WalkResult } from './walk.ts';
@@ -8,6 +8,8 @@ import { chunkSize, node, orderEdgesAt, VISIT_MAX, wantedBy, type WalkNode, type
  * each serves every walk in the process.
  */
 const seen = new SlotSet();
+/** The answer position of each returned record, by slot. */
+const position = new SlotMap();
 
 /**
  * The walk of walk.ts over a GraphView: the same rules, the same answer, without a store round
@@ -71,9 +73,8 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
   if (nodes.length < 2 || opts.edges === false) return { nodes, edges: [], truncated, slots };
   // Every stored edge between two returned records, once, at its from end.
   if (!view.load(slots, false)) return null;
-  // The answer position of each returned record, by slot (absent: not returned).
-  const position = new Map<number, number>();
-  slots.forEach((slot, at) => position.set(slot, at));
+  position.begin();
+  for (let at = 0; at < slots.length; at++) position.set(slots[at]!, at);
   const edges: GraphEdge[] = [];
   const hereAt: number[] = [];
   const thereAt: number[] = [];
@@ -82,8 +83,8 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
     const { others, tags, outs } = view.adjacency(here);
     for (let i = 0; i < outs; i++) {
       const there = others[i]!;
-      const thereIs = there === here ? undefined : position.get(there);
-      if (thereIs === undefined) continue;
+      const thereIs = there === here ? -1 : position.get(there);
+      if (thereIs < 0) continue;
       edges.push(view.edge(here, there, tags[i]!));
       hereAt.push(at);
       thereAt.push(thereIs);
