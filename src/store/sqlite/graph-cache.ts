@@ -84,6 +84,8 @@ class WorkspaceGraph {
   nodes: (GraphRecord | undefined)[] = [];
   /** Live records of the workspace as answers name them (recordSummaries); absent ones are read again. */
   summaries: (RecordSummary | undefined)[] = [];
+  /** The display name of each summary, by slot: graph.query names 500 records without reading 500 summary objects. */
+  names: (string | undefined)[] = [];
   readonly typeNames: string[] = [];
   readonly typeIndex = new Map<string, number>();
   /** Slots with an adjacency list. */
@@ -107,6 +109,7 @@ class WorkspaceGraph {
     this.adjacency = [];
     this.nodes = [];
     this.summaries = [];
+    this.names = [];
     this.records = 0;
     this.ends = 0;
   }
@@ -125,6 +128,7 @@ class WorkspaceGraph {
     this.adjacency.push(undefined);
     this.nodes.push(undefined);
     this.summaries.push(undefined);
+    this.names.push(undefined);
     const slot = this.ids.push(id) - 1;
     if (this.#idKeys.length < 3 * (slot + 1)) {
       const grown = new Float64Array(this.#idKeys.length * 2);
@@ -159,6 +163,7 @@ class WorkspaceGraph {
     }
     this.nodes[slot] = undefined;
     this.summaries[slot] = undefined;
+    this.names[slot] = undefined;
   }
 
   /** The stored edge behind adjacency entry `tag` of the record at slot `here`, whose other end is at slot `there`. */
@@ -497,10 +502,12 @@ export class GraphCache {
 
   /** GraphView.names: the display names of the slots' records, reading those not cached. */
   namesAt(graph: WorkspaceGraph, slots: readonly number[]): string[] {
-    const missing = slots.filter((slot) => !graph.summaries[slot]).map((slot) => graph.ids[slot]!);
+    const { names } = graph;
+    const missing: string[] = [];
+    for (const slot of slots) if (names[slot] === undefined) missing.push(graph.ids[slot]!);
     // Every record named has a slot already, so keeping these takes no new one (no bound to check).
     if (missing.length > 0) for (const summary of readSummaries(this.c, graph.workspaceId, missing)) keepSummary(graph, summary);
-    return slots.map((slot) => graph.summaries[slot]?.display_name ?? '');
+    return slots.map((slot) => names[slot] ?? '');
   }
 
   /** expandGraph of the Store port, from the cache (see the port for the contract). */
@@ -561,6 +568,7 @@ function keepSummary(graph: WorkspaceGraph, summary: RecordSummary): RecordSumma
   const slot = graph.slot(summary.record_id);
   const kept = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
   graph.summaries[slot] = kept;
+  graph.names[slot] = kept.display_name;
   return kept;
 }
 
