@@ -15,6 +15,17 @@ describe('SlotSet', () => {
     expect(set.add(5_000)).toBe(true);
     expect([set.has(1), set.has(5_000), set.has(4_999), set.has(1_000_000)]).toEqual([true, true, false, false]);
   });
+
+  it('keeps slots that share a word apart, bit 31 included, and empties a set of many members', () => {
+    const set = new SlotSet(64).begin();
+    for (const slot of [31, 32, 63, 0]) set.add(slot);
+    expect([0, 1, 30, 31, 32, 33, 62, 63].map((slot) => set.has(slot))).toEqual([true, false, false, true, true, false, false, true]);
+    set.begin();
+    for (let slot = 0; slot < 10_000; slot += 3) set.add(slot);
+    expect([set.has(9_999), set.has(9_998), set.has(3)]).toEqual([true, false, true]);
+    set.begin();
+    expect([set.has(9_999), set.has(3), set.has(31)]).toEqual([false, false, false]);
+  });
 });
 
 describe('SlotMap', () => {

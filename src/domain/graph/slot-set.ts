@@ -1,46 +1,52 @@
 /**
- * A set of slots (small non-negative integers naming records in a GraphView) that is emptied in
- * constant time: `begin()` starts a new set by moving to a new epoch instead of clearing. A test is
- * one typed-array read, where a Set of record ids hashes or compares strings spread over the heap
- * (a cache miss each), which is what a walk over thousands of edges spent most of its time on.
+ * A set of slots (small non-negative integers naming records in a GraphView): one bit per slot, so
+ * the set of a workspace of 100k records takes 12.5 KB and its tests stay in the CPU's nearest
+ * caches, where a Set of record ids hashes or compares strings spread over the heap (a cache miss
+ * each). `begin()` empties it by clearing only the words its members are in.
  */
 export class SlotSet {
-  #stamps: Uint32Array;
-  #epoch = 0;
+  #bits: Uint32Array;
+  /** The slots added since begin(), whose words it clears. */
+  readonly #members: number[] = [];
 
   constructor(capacity = 1024) {
-    this.#stamps = new Uint32Array(capacity);
+    this.#bits = new Uint32Array((capacity + 31) >>> 5);
   }
 
   /** Empties the set. */
   begin(): this {
-    if (++this.#epoch === 0xffffffff) {
-      this.#stamps.fill(0);
-      this.#epoch = 1;
-    }
+    const members = this.#members;
+    if (members.length > this.#bits.length) this.#bits.fill(0);
+    else for (let i = 0; i < members.length; i++) this.#bits[members[i]! >>> 5] = 0;
+    members.length = 0;
     return this;
   }
 
   /** Adds the slot; false when it was in the set already. */
   add(slot: number): boolean {
-    if (slot >= this.#stamps.length) {
-      const grown = new Uint32Array(Math.max(slot + 1, this.#stamps.length * 2));
-      grown.set(this.#stamps);
-      this.#stamps = grown;
+    const word = slot >>> 5;
+    if (word >= this.#bits.length) {
+      const grown = new Uint32Array(Math.max(word + 1, this.#bits.length * 2));
+      grown.set(this.#bits);
+      this.#bits = grown;
     }
-    if (this.#stamps[slot] === this.#epoch) return false;
-    this.#stamps[slot] = this.#epoch;
+    const bit = 1 << (slot & 31);
+    const bits = this.#bits[word]!;
+    if (bits & bit) return false;
+    this.#bits[word] = bits | bit;
+    this.#members.push(slot);
     return true;
   }
 
   has(slot: number): boolean {
-    return slot < this.#stamps.length && this.#stamps[slot] === this.#epoch;
+    const word = slot >>> 5;
+    return word < this.#bits.length && (this.#bits[word]! & (1 << (slot & 31))) !== 0;
   }
 }
 
 /**
  * A SlotSet that keeps a non-negative number with each slot (a record's position in an answer, say):
- * a lookup is two typed-array reads, where a Map of slots hashes each key.
+ * a slot not in the map costs one test of a bit, where a Map of slots hashes each key.
  */
 export class SlotMap {
   readonly #keys: SlotSet;
