@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../gateway/seed/index.ts';
-import { chunkSize, EXPAND_CHUNK, walk } from '../../src/domain/graph/walk.ts';
+import type { GraphEdge } from '../../src/domain/graph/types.ts';
+import { chunkSize, EXPAND_CHUNK, orderEdges, orderEdgesAt, walk } from '../../src/domain/graph/walk.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 
@@ -52,5 +53,34 @@ describe('the walk', () => {
       expect(pairs.has(`${n.via} ${n.record_id}`)).toBe(true);
     }
     expect(found.nodes.map((n) => n.depth)).toEqual([...found.nodes.map((n) => n.depth)].sort((a, b) => a - b));
+  });
+});
+
+describe('edge order', () => {
+  const nodes = ['rec_C', 'rec_A', 'rec_B'].map((record_id) => ({ record_id }));
+  const edge = (source: string, target: string, type: string, origin: GraphEdge['origin']): GraphEdge => ({ source, target, type, origin });
+  // The order an answer lists them in: by the earlier end's position, the later end's, type, origin, source.
+  const ordered = [
+    edge('rec_A', 'rec_C', 'company', 'field'),
+    edge('rec_A', 'rec_C', 'knows', 'link'),
+    edge('rec_C', 'rec_A', 'knows', 'link'),
+    edge('rec_A', 'rec_C', 'partner_of', 'field'),
+    edge('rec_A', 'rec_C', 'partner_of', 'link'),
+    edge('rec_C', 'rec_B', 'knows', 'link'),
+    edge('rec_B', 'rec_A', 'invested_in', 'link'),
+  ];
+
+  it('orders edges by their ends\' positions, then type, origin and source, whatever order they came in', () => {
+    for (let shift = 0; shift < ordered.length; shift++) {
+      const given = [...ordered.slice(shift), ...ordered.slice(0, shift)].reverse();
+      expect(orderEdges([...given], nodes)).toEqual(ordered);
+    }
+  });
+
+  it('gives the same order from positions handed in, either end first', () => {
+    const at = new Map(nodes.map((n, i) => [n.record_id, i]));
+    const given = [...ordered].reverse();
+    const sorted = orderEdgesAt(given, given.map((e, i) => at.get(i % 2 ? e.source : e.target)!), given.map((e, i) => at.get(i % 2 ? e.target : e.source)!));
+    expect(sorted).toEqual(ordered);
   });
 });

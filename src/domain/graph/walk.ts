@@ -153,13 +153,22 @@ export function orderEdges(edges: GraphEdge[], nodes: readonly { record_id: stri
 
 /** orderEdges with the positions of each edge's two ends given (aligned with `edges`, either end first). */
 export function orderEdgesAt(edges: GraphEdge[], aAt: readonly number[], bAt: readonly number[]): GraphEdge[] {
-  const keyed = edges.map((edge, i) => {
+  // Both positions in one number (positions are far below 2^26), so most comparisons read two numbers.
+  const keys = new Float64Array(edges.length);
+  const order: number[] = [];
+  for (let i = 0; i < edges.length; i++) {
     const a = aAt[i]!;
     const b = bAt[i]!;
-    return { edge, first: Math.min(a, b), second: Math.max(a, b) };
-  });
-  keyed.sort((x, y) => x.first - y.first || x.second - y.second || compare(x.edge.type, y.edge.type)
-    || compare(x.edge.origin, y.edge.origin) || compare(x.edge.source, y.edge.source));
-  keyed.forEach((k, i) => (edges[i] = k.edge));
+    keys[i] = a < b ? a * PAIR + b : b * PAIR + a;
+    order.push(i);
+  }
+  order.sort((i, j) => keys[i]! - keys[j]! || sameEnds(edges[i]!, edges[j]!));
+  const sorted = order.map((i) => edges[i]!);
+  for (let i = 0; i < sorted.length; i++) edges[i] = sorted[i]!;
   return edges;
 }
+
+const PAIR = 2 ** 26;
+
+/** The order of two edges between the same two records: type, origin, then which end is the source. */
+const sameEnds = (x: GraphEdge, y: GraphEdge): number => compare(x.type, y.type) || compare(x.origin, y.origin) || compare(x.source, y.source);
