@@ -26,10 +26,17 @@ export interface GraphView {
   /** The live record at a slot, or undefined (deleted, another workspace's, unknown, or not loaded). */
   record(slot: number): GraphRecord | undefined;
   /**
-   * The stored edges at a loaded record: the slot of the other end of each, and an opaque tag for
-   * `edge()`. The first `outs` are the edges the record is the from end of.
+   * The stored edges at loaded records, two numbers per edge end: the slot at the other end, then an
+   * opaque tag for `edge()`. A record's ends are `count(slot)` pairs from `first(slot)` on, the
+   * `outs(slot)` edges it is the from end of first. Read again after every `load`: it may move.
    */
-  adjacency(slot: number): { others: Int32Array; tags: Int32Array; outs: number };
+  ends(): Int32Array;
+  /** Where a loaded record's edge ends start in `ends()`. */
+  first(slot: number): number;
+  /** How many edge ends a loaded record has. */
+  count(slot: number): number;
+  /** How many of them (the first ones) are edges it is the from end of. */
+  outs(slot: number): number;
   /** The edge behind entry `tag` of `here`'s adjacency, whose other end is `there`. */
   edge(here: number, there: number, tag: number): GraphEdge;
   /** Display names of live records, aligned with the slots ('' for a slot that is not a live record). */

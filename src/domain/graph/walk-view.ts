@@ -41,12 +41,12 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
       const chunk = level.slice(start, start + size);
       const before = nodes.length;
       if (!view.load(chunk)) return null;
+      const ends = view.ends();
       for (let c = 0; c < chunk.length && !truncated; c++) {
         const here = chunk[c]!;
-        const { others } = view.adjacency(here);
         met.length = 0;
-        for (let i = 0; i < others.length; i++) {
-          const there = others[i]!;
+        for (let i = view.first(here), to = i + 2 * view.count(here); i < to; i += 2) {
+          const there = ends[i]!;
           if (there !== here && view.record(there) && seen.add(there)) met.push(there);
         }
         if (met.length > 1) met.sort(byId);
@@ -78,14 +78,14 @@ export function walkView(view: GraphView, root: GraphRecord, opts: WalkOptions):
   const edges: GraphEdge[] = [];
   const hereAt: number[] = [];
   const thereAt: number[] = [];
+  const ends = view.ends();
   for (let at = 0; at < slots.length; at++) {
     const here = slots[at]!;
-    const { others, tags, outs } = view.adjacency(here);
-    for (let i = 0; i < outs; i++) {
-      const there = others[i]!;
+    for (let i = view.first(here), to = i + 2 * view.outs(here); i < to; i += 2) {
+      const there = ends[i]!;
       const thereIs = there === here ? -1 : position.get(there);
       if (thereIs < 0) continue;
-      edges.push(view.edge(here, there, tags[i]!));
+      edges.push(view.edge(here, there, ends[i + 1]!));
       hereAt.push(at);
       thereAt.push(thereIs);
     }

@@ -26,19 +26,19 @@ export const MAX_CHANGES_APPLIED = 10_000;
  */
 export const PRELOAD_STEP = 200;
 
-/**
- * The stored edges at one record, as read from `relations`: for edge i, the slot of the record at
- * the other end and a tag: its type (an index into the workspace's type names) with two flags. The edges
- * this record is the from end of come first (`outs` of them), so a scan for each edge once, at its
- * from end, reads only those.
- */
-interface Adjacency {
-  others: Int32Array;
-  tags: Int32Array;
-  outs: number;
-}
 const OUT = 1; // this record is the edge's from end
 const LINK = 2; // origin 'link' (else 'field')
+
+/** The pool's first size, in numbers (two per edge end). */
+const POOL_START = 4096;
+
+/** A copy of the array at a larger size, the new part set to `fill`. */
+function grownTo(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(size);
+  grown.set(array);
+  if (fill !== 0) grown.fill(fill, array.length);
+  return grown;
+}
 
 type AdjacencyRow = [id: string, out: 0 | 1, other: string, type: string, origin: GraphEdge['origin']];
 
@@ -79,7 +79,22 @@ class WorkspaceGraph {
   ids: string[] = [];
   /** Three numbers per slot ordered as the record ids are (writeRecordIdKeys): sorting slots by id reads no strings. */
   #idKeys = new Float64Array(3 * 1024);
-  adjacency: (Adjacency | undefined)[] = [];
+  /**
+   * The stored edges at every cached record, as read from `relations`, in one pool: two numbers per
+   * edge end, the slot at the other end and a tag (the edge's type, an index into typeNames, with
+   * the OUT and LINK flags). A record's ends are contiguous, the edges it is the from end of first
+   * (`outs` of them), so a scan for each edge once, at its from end, reads only those. One pool
+   * rather than an object and two arrays per record: a walk reaches a record's edges in two reads
+   * (its `first`, then the pool), where every object on the way was a cache miss of its own.
+   */
+  pool = new Int32Array(POOL_START);
+  /** Numbers of the pool handed out, and how many of those belong to lists dropped or read again since. */
+  poolUsed = 0;
+  poolGarbage = 0;
+  /** By slot: where the record's list starts in the pool (-1: not cached), its edge ends, and how many of them are outgoing. */
+  first = new Int32Array(1024).fill(-1);
+  count = new Int32Array(1024);
+  outs = new Int32Array(1024);
   /** Live records of the workspace, as GraphRecords; a record absent here is looked up again. */
   nodes: (GraphRecord | undefined)[] = [];
   /** Live records of the workspace as answers name them (recordSummaries); absent ones are read again. */
@@ -106,7 +121,12 @@ class WorkspaceGraph {
     this.#slots.clear();
     this.ids = [];
     this.#idKeys = new Float64Array(3 * 1024);
-    this.adjacency = [];
+    this.pool = new Int32Array(POOL_START);
+    this.poolUsed = 0;
+    this.poolGarbage = 0;
+    this.first = new Int32Array(1024).fill(-1);
+    this.count = new Int32Array(1024);
+    this.outs = new Int32Array(1024);
     this.nodes = [];
     this.summaries = [];
     this.names = [];
@@ -125,7 +145,6 @@ class WorkspaceGraph {
     this.#slots.set(id, this.ids.length);
     // Every array grows with the slots, so none has holes past its length: an element set far past
     // it would turn the array into a dictionary, a hash lookup per access.
-    this.adjacency.push(undefined);
     this.nodes.push(undefined);
     this.summaries.push(undefined);
     this.names.push(undefined);
@@ -136,7 +155,66 @@ class WorkspaceGraph {
       this.#idKeys = grown;
     }
     writeRecordIdKeys(id, this.#idKeys, 3 * slot);
+    if (slot >= this.first.length) {
+      const size = this.first.length * 2;
+      this.first = grownTo(this.first, size, -1);
+      this.count = grownTo(this.count, size, 0);
+      this.outs = grownTo(this.outs, size, 0);
+    }
     return slot;
+  }
+
+  /** True when the record at the slot has its edges cached. */
+  cached(slot: number): boolean {
+    return this.first[slot]! >= 0;
+  }
+
+  /** Drops the slot's list (the pool space it took is reclaimed by the next compaction). */
+  #dropList(slot: number): void {
+    this.ends -= this.count[slot]!;
+    this.poolGarbage += 2 * this.count[slot]!;
+    this.first[slot] = -1;
+  }
+
+  /**
+   * Gives the slot a list of `all` edge ends, `outs` of them outgoing, in pool space reserved by
+   * reserve(); answers where it starts. A list it had is dropped.
+   */
+  newList(slot: number, all: number, outs: number): number {
+    if (this.cached(slot)) this.#dropList(slot);
+    else this.records++;
+    const at = this.poolUsed;
+    this.poolUsed += 2 * all;
+    this.first[slot] = at;
+    this.count[slot] = all;
+    this.outs[slot] = outs;
+    this.ends += all;
+    return at;
+  }
+
+  /**
+   * Makes room at the end of the pool for `numbers` more. When it is full, the lists are copied
+   * into a new pool, without the dropped ones (so every record's `first` moves), twice the size of
+   * what is live and asked for: each copy is paid for by as many numbers handed out after it.
+   */
+  reserve(numbers: number): void {
+    if (this.poolUsed + numbers <= this.pool.length) return;
+    const live = this.poolUsed - this.poolGarbage;
+    let size = POOL_START;
+    while (size < 2 * (live + numbers)) size *= 2;
+    const pool = new Int32Array(size);
+    let at = 0;
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const from = this.first[slot]!;
+      if (from < 0) continue;
+      const length = 2 * this.count[slot]!;
+      pool.set(this.pool.subarray(from, from + length), at);
+      this.first[slot] = at;
+      at += length;
+    }
+    this.pool = pool;
+    this.poolUsed = at;
+    this.poolGarbage = 0;
   }
 
   /** The code-unit order of the two slots' record ids. */
@@ -155,11 +233,9 @@ class WorkspaceGraph {
   forget(id: string): void {
     const slot = this.#slots.get(id);
     if (slot === undefined) return;
-    const adjacency = this.adjacency[slot];
-    if (adjacency) {
-      this.ends -= adjacency.others.length;
+    if (this.cached(slot)) {
+      this.#dropList(slot);
       this.records--;
-      this.adjacency[slot] = undefined;
     }
     this.nodes[slot] = undefined;
     this.summaries[slot] = undefined;
@@ -223,6 +299,12 @@ export class GraphCache {
   size(workspaceId: string): { records: number; ends: number; ids: number } {
     const graph = this.#workspaces.get(workspaceId);
     return { records: graph?.records ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
+  }
+
+  /** The workspace's edge pool: its size, the numbers handed out, and how many of those are dropped lists'. */
+  poolOf(workspaceId: string): { size: number; used: number; garbage: number } {
+    const graph = this.#workspaces.get(workspaceId);
+    return { size: graph?.pool.length ?? 0, used: graph?.poolUsed ?? 0, garbage: graph?.poolGarbage ?? 0 };
   }
 
   /** False inside an open transaction: the caller reads SQL instead. */
@@ -335,13 +417,13 @@ export class GraphCache {
       if (!unique.add(slot)) continue;
       slots.push(slot);
       uniqueIds.push(id);
-      if (!graph.adjacency[slot]) missing.push(id);
+      if (!graph.cached(slot)) missing.push(id);
     }
     if (missing.length === 0) return slots;
     if (!this.#install(graph, missing, this.#readAdjacency(graph, missing))) return slots;
     // The workspace started over (a bound reached), dropping what it held: the ids that were
     // cached before are read again into it, whatever its bounds, for this one answer.
-    const lost = uniqueIds.filter((id) => !graph.adjacency[graph.slot(id)]);
+    const lost = uniqueIds.filter((id) => !graph.cached(graph.slot(id)));
     if (lost.length) this.#install(graph, lost, this.#readAdjacency(graph, lost), false);
     return uniqueIds.map((id) => graph.slot(id));
   }
@@ -368,7 +450,7 @@ export class GraphCache {
   #adjacencyInSpan(graph: WorkspaceGraph, sortedIds: readonly string[]): void {
     const missing = new Set(sortedIds.filter((id) => {
       const slot = graph.slotOf(id);
-      return slot === undefined || !graph.adjacency[slot];
+      return slot === undefined || !graph.cached(slot);
     }));
     if (missing.size === 0) return;
     const [first, last] = [sortedIds[0]!, sortedIds[sortedIds.length - 1]!];
@@ -389,31 +471,25 @@ export class GraphCache {
   #install(graph: WorkspaceGraph, ids: readonly string[], rows: readonly AdjacencyRow[], mayClear = true): boolean {
     const cleared = mayClear && (graph.ends + rows.length > this.#maxEnds || graph.idCount + rows.length > this.#maxIds);
     if (cleared) graph.clear();
-    // Sized exactly (counts first): a large workspace's cache is mostly these lists.
-    const counts = new Map<string, { all: number; outs: number; at: number; inAt: number }>(ids.map((id) => [id, { all: 0, outs: 0, at: 0, inAt: 0 }]));
+    // Counted first, so each record's list is one stretch of the pool, its outgoing edges first.
+    const lists = new Map<string, { all: number; outs: number; outAt: number; inAt: number }>(ids.map((id) => [id, { all: 0, outs: 0, outAt: 0, inAt: 0 }]));
     for (const row of rows) {
-      const count = counts.get(row[0])!;
-      count.all++;
-      if (row[1]) count.outs++;
+      const list = lists.get(row[0])!;
+      list.all++;
+      if (row[1]) list.outs++;
     }
-    const lists = new Map<string, Adjacency>();
-    for (const [id, count] of counts) {
-      const fresh: Adjacency = { others: new Int32Array(count.all), tags: new Int32Array(count.all), outs: count.outs };
-      count.inAt = count.outs;
-      lists.set(id, fresh);
-      const slot = graph.slot(id);
-      if (!graph.adjacency[slot]) graph.records++;
-      else graph.ends -= graph.adjacency[slot]!.others.length;
-      graph.adjacency[slot] = fresh;
+    graph.reserve(2 * rows.length);
+    for (const [id, list] of lists) {
+      list.outAt = graph.newList(graph.slot(id), list.all, list.outs);
+      list.inAt = list.outAt + 2 * list.outs;
     }
+    const { pool } = graph;
     for (const [id, isOut, other, type, origin] of rows) {
-      const adjacency = lists.get(id)!;
-      const count = counts.get(id)!;
-      const at = isOut ? count.at++ : count.inAt++;
-      adjacency.others[at] = graph.slot(other);
-      adjacency.tags[at] = (graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0);
+      const list = lists.get(id)!;
+      const at = isOut ? (list.outAt += 2) - 2 : (list.inAt += 2) - 2;
+      pool[at] = graph.slot(other);
+      pool[at + 1] = (graph.typeOf(type) << 2) | (isOut ? OUT : 0) | (origin === 'link' ? LINK : 0);
     }
-    graph.ends += rows.length;
     return cleared;
   }
 
@@ -435,10 +511,11 @@ export class GraphCache {
     const note = (slot: number): void => {
       if (!graph.nodes[slot] && met.add(slot)) unknown.push(slot);
     };
+    const { pool, first, count } = graph;
     for (const slot of slots) {
       note(slot);
-      const { others } = graph.adjacency[slot]!;
-      for (let i = 0; i < others.length; i++) note(others[i]!);
+      const from = first[slot]!;
+      for (let i = from, to = from + 2 * count[slot]!; i < to; i += 2) note(pool[i]!);
     }
     this.nodesAt(graph, unknown);
   }
@@ -493,7 +570,7 @@ export class GraphCache {
     const held = (): boolean => graph.generation === generation && this.#workspaces.get(graph.workspaceId) === graph;
     if (!held()) return false;
     const missing: string[] = [];
-    for (const slot of slots) if (!graph.adjacency[slot]) missing.push(graph.ids[slot]!);
+    for (const slot of slots) if (!graph.cached(slot)) missing.push(graph.ids[slot]!);
     if (missing.length > 0 && this.#install(graph, missing, this.#readAdjacency(graph, missing))) return false;
     if (!withEnds) return true;
     this.#nodesAround(graph, slots);
@@ -520,13 +597,13 @@ export class GraphCache {
     const included = graph.scanB.begin();
     const edges: GraphEdge[] = [];
     const records: GraphRecord[] = [];
+    const { pool, first, count } = graph;
     for (const here of frontier) {
       const node = graph.nodes[here];
       if (!node) continue;
-      const { others, tags } = graph.adjacency[here]!;
-      for (let i = 0; i < others.length; i++) {
-        const there = others[i]!;
-        const m = tags[i]!;
+      for (let i = first[here]!, to = i + 2 * count[here]!; i < to; i += 2) {
+        const there = pool[i]!;
+        const m = pool[i + 1]!;
         if (there === here) continue;
         // An edge between two frontier records is given once, from its from end.
         if (!(m & OUT) && inFrontier.has(there)) continue;
@@ -552,11 +629,11 @@ export class GraphCache {
     const set = graph.scanA.begin();
     for (const slot of slots) set.add(slot);
     const edges: GraphEdge[] = [];
+    const { pool, first, outs } = graph;
     for (const here of slots) {
-      const { others, tags, outs } = graph.adjacency[here]!;
-      for (let i = 0; i < outs; i++) {
-        const there = others[i]!;
-        if (there !== here && set.has(there)) edges.push(graph.edge(here, there, tags[i]!));
+      for (let i = first[here]!, to = i + 2 * outs[here]!; i < to; i += 2) {
+        const there = pool[i]!;
+        if (there !== here && set.has(there)) edges.push(graph.edge(here, there, pool[i + 1]!));
       }
     }
     return edges;
@@ -608,8 +685,20 @@ class CacheView implements GraphView {
     return this.graph.nodes[slot];
   }
 
-  adjacency(slot: number): Adjacency {
-    return this.graph.adjacency[slot]!;
+  ends(): Int32Array {
+    return this.graph.pool;
+  }
+
+  first(slot: number): number {
+    return this.graph.first[slot]!;
+  }
+
+  count(slot: number): number {
+    return this.graph.count[slot]!;
+  }
+
+  outs(slot: number): number {
+    return this.graph.outs[slot]!;
   }
 
   edge(here: number, there: number, tag: number): GraphEdge {
