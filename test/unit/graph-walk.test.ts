@@ -77,6 +77,14 @@ describe('edge order', () => {
     }
   });
 
+  it('orders edges the same way between records further on than its keys hold', () => {
+    const at = new Map(nodes.map((n, i) => [n.record_id, 2 ** 30 + i]));
+    for (let shift = 0; shift < ordered.length; shift++) {
+      const given = [...ordered.slice(shift), ...ordered.slice(0, shift)].reverse();
+      expect(orderEdgesAt(given, given.map((e) => at.get(e.source)!), given.map((e) => at.get(e.target)!))).toEqual(ordered);
+    }
+  });
+
   it('gives the same order from positions handed in, either end first', () => {
     const at = new Map(nodes.map((n, i) => [n.record_id, i]));
     const given = [...ordered].reverse();

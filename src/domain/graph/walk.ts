@@ -153,22 +153,48 @@ export function orderEdges(edges: GraphEdge[], nodes: readonly { record_id: stri
 
 /** orderEdges with the positions of each edge's two ends given (aligned with `edges`, either end first). */
 export function orderEdgesAt(edges: GraphEdge[], aAt: readonly number[], bAt: readonly number[]): GraphEdge[] {
-  // Both positions in one number (positions are far below 2^26), so most comparisons read two numbers.
-  const keys = new Float64Array(edges.length);
-  const order: number[] = [];
-  for (let i = 0; i < edges.length; i++) {
+  const n = edges.length;
+  // One number per edge: both positions and, below them, the edge's index, so a typed-array sort
+  // with no comparator orders them; edges between the same two records are then in index order, and
+  // such runs are put in order by type, origin and source.
+  if (n >= INDEXES) return orderEdgesByComparison(edges, aAt, bAt);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
     const a = aAt[i]!;
     const b = bAt[i]!;
-    keys[i] = a < b ? a * PAIR + b : b * PAIR + a;
-    order.push(i);
+    if (a >= PAIR || b >= PAIR) return orderEdgesByComparison(edges, aAt, bAt);
+    keys[i] = (a < b ? a * PAIR + b : b * PAIR + a) * INDEXES + i;
   }
-  order.sort((i, j) => keys[i]! - keys[j]! || sameEnds(edges[i]!, edges[j]!));
+  keys.sort();
+  const sorted = new Array<GraphEdge>(n);
+  for (let k = 0; k < n; ) {
+    const pair = Math.floor(keys[k]! / INDEXES);
+    let end = k + 1;
+    while (end < n && Math.floor(keys[end]! / INDEXES) === pair) end++;
+    for (let j = k; j < end; j++) sorted[j] = edges[keys[j]! % INDEXES]!;
+    if (end - k > 1) {
+      const run = sorted.slice(k, end).sort(sameEnds);
+      for (let j = k; j < end; j++) sorted[j] = run[j - k]!;
+    }
+    k = end;
+  }
+  for (let i = 0; i < n; i++) edges[i] = sorted[i]!;
+  return edges;
+}
+
+/** orderEdgesAt for more edges, or positions further on, than its keys hold. */
+function orderEdgesByComparison(edges: GraphEdge[], aAt: readonly number[], bAt: readonly number[]): GraphEdge[] {
+  const pairOf = (i: number): number => Math.min(aAt[i]!, bAt[i]!) * PAIR + Math.max(aAt[i]!, bAt[i]!);
+  const order = edges.map((_, i) => i);
+  order.sort((i, j) => pairOf(i) - pairOf(j) || sameEnds(edges[i]!, edges[j]!));
   const sorted = order.map((i) => edges[i]!);
   for (let i = 0; i < sorted.length; i++) edges[i] = sorted[i]!;
   return edges;
 }
 
-const PAIR = 2 ** 26;
+/** Positions below PAIR and edge indexes below INDEXES make keys below 2^52, exact in a double. */
+const PAIR = 2 ** 18;
+const INDEXES = 2 ** 16;
 
 /** The order of two edges between the same two records: type, origin, then which end is the source. */
 const sameEnds = (x: GraphEdge, y: GraphEdge): number => compare(x.type, y.type) || compare(x.origin, y.origin) || compare(x.source, y.source);
