@@ -32,14 +32,6 @@ const LINK = 2; // origin 'link' (else 'field')
 /** The pool's first size, in numbers (two per edge end). */
 const POOL_START = 4096;
 
-/** A copy of the array at a larger size, the new part set to `fill`. */
-function grownTo(array: Int32Array<ArrayBuffer>, size: number, fill: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(size);
-  grown.set(array);
-  if (fill !== 0) grown.fill(fill, array.length);
-  return grown;
-}
-
 type AdjacencyRow = [id: string, out: 0 | 1, other: string, type: string, origin: GraphEdge['origin']];
 
 /** The GraphRecords of the live records of the workspace among the ids (Store `graphRecords`, and the cache's fills). */
@@ -85,16 +77,17 @@ class WorkspaceGraph {
    * the OUT and LINK flags). A record's ends are contiguous, the edges it is the from end of first
    * (`outs` of them), so a scan for each edge once, at its from end, reads only those. One pool
    * rather than an object and two arrays per record: a walk reaches a record's edges in two reads
-   * (its `first`, then the pool), where every object on the way was a cache miss of its own.
+   * (its entry in `lists`, then the pool), where every object on the way was a cache miss of its own.
    */
   pool = new Int32Array(POOL_START);
   /** Numbers of the pool handed out, and how many of those belong to lists dropped or read again since. */
   poolUsed = 0;
   poolGarbage = 0;
-  /** By slot: where the record's list starts in the pool (-1: not cached), its edge ends, and how many of them are outgoing. */
-  first = new Int32Array(1024).fill(-1);
-  count = new Int32Array(1024);
-  outs = new Int32Array(1024);
+  /**
+   * Four numbers per slot, side by side so one read brings them all: where the record's list starts
+   * in the pool plus one (0: not cached), its edge ends, how many of them are outgoing, and a spare.
+   */
+  lists = new Int32Array(4 * 1024);
   /** Live records of the workspace, as GraphRecords; a record absent here is looked up again. */
   nodes: (GraphRecord | undefined)[] = [];
   /** Live records of the workspace as answers name them (recordSummaries); absent ones are read again. */
@@ -124,9 +117,7 @@ class WorkspaceGraph {
     this.pool = new Int32Array(POOL_START);
     this.poolUsed = 0;
     this.poolGarbage = 0;
-    this.first = new Int32Array(1024).fill(-1);
-    this.count = new Int32Array(1024);
-    this.outs = new Int32Array(1024);
+    this.lists = new Int32Array(4 * 1024);
     this.nodes = [];
     this.summaries = [];
     this.names = [];
@@ -155,25 +146,25 @@ class WorkspaceGraph {
       this.#idKeys = grown;
     }
     writeRecordIdKeys(id, this.#idKeys, 3 * slot);
-    if (slot >= this.first.length) {
-      const size = this.first.length * 2;
-      this.first = grownTo(this.first, size, -1);
-      this.count = grownTo(this.count, size, 0);
-      this.outs = grownTo(this.outs, size, 0);
+    if (4 * slot >= this.lists.length) {
+      const grown = new Int32Array(this.lists.length * 2);
+      grown.set(this.lists);
+      this.lists = grown;
     }
     return slot;
   }
 
   /** True when the record at the slot has its edges cached. */
   cached(slot: number): boolean {
-    return this.first[slot]! >= 0;
+    return this.lists[4 * slot]! !== 0;
   }
 
   /** Drops the slot's list (the pool space it took is reclaimed by the next compaction). */
   #dropList(slot: number): void {
-    this.ends -= this.count[slot]!;
-    this.poolGarbage += 2 * this.count[slot]!;
-    this.first[slot] = -1;
+    const count = this.lists[4 * slot + 1]!;
+    this.ends -= count;
+    this.poolGarbage += 2 * count;
+    this.lists[4 * slot] = 0;
   }
 
   /**
@@ -185,16 +176,16 @@ class WorkspaceGraph {
     else this.records++;
     const at = this.poolUsed;
     this.poolUsed += 2 * all;
-    this.first[slot] = at;
-    this.count[slot] = all;
-    this.outs[slot] = outs;
+    this.lists[4 * slot] = at + 1;
+    this.lists[4 * slot + 1] = all;
+    this.lists[4 * slot + 2] = outs;
     this.ends += all;
     return at;
   }
 
   /**
    * Makes room at the end of the pool for `numbers` more. When it is full, the lists are copied
-   * into a new pool, without the dropped ones (so every record's `first` moves), twice the size of
+   * into a new pool, without the dropped ones (so every record's list start moves), twice the size of
    * what is live and asked for: each copy is paid for by as many numbers handed out after it.
    */
   reserve(numbers: number): void {
@@ -205,11 +196,11 @@ class WorkspaceGraph {
     const pool = new Int32Array(size);
     let at = 0;
     for (let slot = 0; slot < this.ids.length; slot++) {
-      const from = this.first[slot]!;
+      const from = this.lists[4 * slot]! - 1;
       if (from < 0) continue;
-      const length = 2 * this.count[slot]!;
+      const length = 2 * this.lists[4 * slot + 1]!;
       pool.set(this.pool.subarray(from, from + length), at);
-      this.first[slot] = at;
+      this.lists[4 * slot] = at + 1;
       at += length;
     }
     this.pool = pool;
@@ -511,11 +502,11 @@ export class GraphCache {
     const note = (slot: number): void => {
       if (!graph.nodes[slot] && met.add(slot)) unknown.push(slot);
     };
-    const { pool, first, count } = graph;
+    const { pool, lists } = graph;
     for (const slot of slots) {
       note(slot);
-      const from = first[slot]!;
-      for (let i = from, to = from + 2 * count[slot]!; i < to; i += 2) note(pool[i]!);
+      const from = lists[4 * slot]! - 1;
+      for (let i = from, to = from + 2 * lists[4 * slot + 1]!; i < to; i += 2) note(pool[i]!);
     }
     this.nodesAt(graph, unknown);
   }
@@ -597,11 +588,11 @@ export class GraphCache {
     const included = graph.scanB.begin();
     const edges: GraphEdge[] = [];
     const records: GraphRecord[] = [];
-    const { pool, first, count } = graph;
+    const { pool, lists } = graph;
     for (const here of frontier) {
       const node = graph.nodes[here];
       if (!node) continue;
-      for (let i = first[here]!, to = i + 2 * count[here]!; i < to; i += 2) {
+      for (let i = lists[4 * here]! - 1, to = i + 2 * lists[4 * here + 1]!; i < to; i += 2) {
         const there = pool[i]!;
         const m = pool[i + 1]!;
         if (there === here) continue;
@@ -629,9 +620,9 @@ export class GraphCache {
     const set = graph.scanA.begin();
     for (const slot of slots) set.add(slot);
     const edges: GraphEdge[] = [];
-    const { pool, first, outs } = graph;
+    const { pool, lists } = graph;
     for (const here of slots) {
-      for (let i = first[here]!, to = i + 2 * outs[here]!; i < to; i += 2) {
+      for (let i = lists[4 * here]! - 1, to = i + 2 * lists[4 * here + 2]!; i < to; i += 2) {
         const there = pool[i]!;
         if (there !== here && set.has(there)) edges.push(graph.edge(here, there, pool[i + 1]!));
       }
@@ -690,15 +681,15 @@ class CacheView implements GraphView {
   }
 
   first(slot: number): number {
-    return this.graph.first[slot]!;
+    return this.graph.lists[4 * slot]! - 1;
   }
 
   count(slot: number): number {
-    return this.graph.count[slot]!;
+    return this.graph.lists[4 * slot + 1]!;
   }
 
   outs(slot: number): number {
-    return this.graph.outs[slot]!;
+    return this.graph.lists[4 * slot + 2]!;
   }
 
   edge(here: number, there: number, tag: number): GraphEdge {
