@@ -76,6 +76,21 @@ function scaleRows(r: Results, base: Figures): string[][] {
   return rows;
 }
 
+const GRAPH_TOOLS = /^(graph\.|contacts\.classify)/;
+
+/**
+ * Every graph cell against `records.get` in the same style at the same size: how many graph calls
+ * cost one single-record read, the measure the graph tools are held to.
+ */
+function graphRows(r: Results): string[][] {
+  return r.cells.filter((c) => (c.phase === 'tools' || c.phase === 'scale') && GRAPH_TOOLS.test(c.tool ?? '')).flatMap((c) => {
+    const get = findCell(r, 'records.get', c.style!, c.size!);
+    if (!get) return [];
+    const f = c.figures;
+    return [[`\`${c.tool}\``, size(c.size!), c.style!, n0(f.calls_per_s), x(f.calls_per_s / get.figures.calls_per_s), ms(f.p50_ms), x(f.p50_ms / get.figures.p50_ms)]];
+  });
+}
+
 /** The run as a markdown document: machine, headline, baselines, tools, scale, datasets, memory. */
 export function renderMarkdown(r: Results): string {
   const base = floor(r);
@@ -113,6 +128,14 @@ export function renderMarkdown(r: Results): string {
     '',
     table(['tool', 'records', 'calls/s', '× node:http', 'p50 ms', 'p99 ms', `p50 × ${size(s.sizes[0]!)}`, 'errors', 'peak RSS MB'], scaleRows(r, base)),
     '',
+    ...(graphRows(r).length ? [
+      '## Graph tools against `records.get`',
+      '',
+      'Each graph cell over `records.get` in the same call style, at the same size, in this run.',
+      '',
+      table(['tool', 'records', 'style', 'calls/s', 'calls/s × records.get', 'p50 ms', 'p50 × records.get'], graphRows(r)),
+      '',
+    ] : []),
     '## Datasets and server start',
     '',
     table(['records', 'companies / contacts / deals', 'links', 'load s', 'records/s', 'createRecords records/s', 'createLinks links/s', 'loader peak RSS MB', 'server start s', 'server start peak RSS MB'],
