@@ -15,6 +15,8 @@ export interface ToolOperation<I> {
   document: string;
   variables: (input: I) => Record<string, unknown>;
   result: (data: Record<string, unknown>) => unknown;
+  /** Compile the document without leaf serializers (OperationOptions in src/graphql/execute.ts). */
+  plainLeaves?: boolean;
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

@@ -45,6 +45,8 @@ export const graphTools = [
         graph(record_id: $record_id, depth: $depth, types: $types, categories: $categories, limit: $limit) { nodes { ${NODE} } edges { ${EDGE} } truncated } }`,
       variables: (i) => given(i),
       result: pick('graph'),
+      // Nodes and edges are the walk's own strings, integers and nulls: see OperationOptions.
+      plainLeaves: true,
     },
   }),
   defineTool({
@@ -65,6 +67,7 @@ export const graphTools = [
         path(from_record_id: $from_record_id, to_record_id: $to_record_id, max_depth: $max_depth, limit: $limit) { paths { nodes { ${NODE} } edges { ${EDGE} } length score } } }`,
       variables: (i) => given(i),
       result: pick('path'),
+      plainLeaves: true,
     },
   }),
   defineTool({

@@ -48,7 +48,8 @@ export async function invokeTool(
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
   const run = async () => {
     const context = createContext(store, { ...principal, via, tool: tool.name });
-    const data = await runOperation(tool.operation.document, tool.operation.variables(parsed.data), context);
+    const { operation } = tool;
+    const data = await runOperation(operation.document, operation.variables(parsed.data), context, { plainLeaves: operation.plainLeaves });
     return tool.operation.result(data);
   };
   // A key without an API key id (never over HTTP) has no scope to live in.

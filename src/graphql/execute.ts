@@ -10,23 +10,35 @@ export interface Prepared {
   compiled: CompiledQuery | null;
 }
 
+/**
+ * How a catalog operation is compiled. `plainLeaves`: its result's leaves are taken as they are,
+ * without the scalar and enum serializers (graphql-jit's disableLeafSerialization; null checks
+ * stay). Only for operations whose every leaf the domain builds as the JSON type the schema names
+ * (strings, integers, booleans, nulls): a test requires such a tool's answers to equal the
+ * standard executor's (test/graphql/plain-leaves.test.ts).
+ */
+export interface OperationOptions {
+  plainLeaves?: boolean;
+}
+
 const prepared = new Map<string, Prepared>();
 
 /** An operation compiled by graphql-jit, or null where it declines one (the standard executor then runs it). */
-export function compileOperation(on: GraphQLSchema, document: DocumentNode, operationName?: string): CompiledQuery | null {
-  const result = compileQuery(on, document, operationName);
+export function compileOperation(on: GraphQLSchema, document: DocumentNode, operationName?: string, options: OperationOptions = {}): CompiledQuery | null {
+  const result = compileQuery(on, document, operationName, options.plainLeaves ? { disableLeafSerialization: true } : {});
   return isCompiledQuery(result) ? result : null;
 }
 
 /** Parses, validates and compiles an operation once per process; tool documents are fixed strings. */
-export function prepare(source: string): Prepared {
-  let entry = prepared.get(source);
+export function prepare(source: string, options: OperationOptions = {}): Prepared {
+  const key = options.plainLeaves ? `plain leaves\n${source}` : source;
+  let entry = prepared.get(key);
   if (!entry) {
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}`);
-    entry = { document, compiled: compileOperation(schema, document) };
-    prepared.set(source, entry);
+    entry = { document, compiled: compileOperation(schema, document, undefined, options) };
+    prepared.set(key, entry);
   }
   return entry;
 }
@@ -42,8 +54,9 @@ export async function runOperation(
   source: string,
   variables: Record<string, unknown>,
   context: GraphQLContext,
+  options: OperationOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { document, compiled } = prepare(source);
+  const { document, compiled } = prepare(source, options);
   const result = (await (compiled
     ? compiled.query(undefined, context, variables)
     : execute({ schema, document, variableValues: variables, contextValue: context }))) as ExecutionResult;
