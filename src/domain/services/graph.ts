@@ -118,10 +118,6 @@ export class GraphService {
   }
 
   /**
-   * The records around one record, without it (GraphQL `Record.neighbors`): the walk of graph.query
-   * with its default limit. Concurrent calls share one store round trip per level.
-   */
-  /**
    * The `types` filter, checked against the workspace's object types; those are loaded only when a
    * filter is given, so a page of `Record.neighbors` does not read them once per record.
    */
@@ -130,6 +126,10 @@ export class GraphService {
     return commaList('types', value, (await this.objects.list()).map((t) => t.slug));
   }
 
+  /**
+   * The records around one record, without it (GraphQL `Record.neighbors`): the walk of graph.query
+   * with its default limit. Concurrent calls share one store round trip per level.
+   */
   async neighbors(root: { id: string; object_type_slug: string }, input: { depth?: number | null; types?: string | null }): Promise<GraphNodeView[]> {
     const depth = bounded('depth', input.depth, 1, GRAPH_LIMITS.depthMax, 1);
     const types = await this.typesParam(input.types);
