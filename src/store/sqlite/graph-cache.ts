@@ -80,9 +80,8 @@ class WorkspaceGraph {
    * (its entry in `lists`, then the pool), where every object on the way was a cache miss of its own.
    */
   pool = new Int32Array(POOL_START);
-  /** Numbers of the pool handed out, and how many of those belong to lists dropped or read again since. */
+  /** Numbers of the pool handed out; those beyond twice `ends` belong to lists dropped or read again since. */
   poolUsed = 0;
-  poolGarbage = 0;
   /**
    * Four numbers per slot, side by side so one read brings them all: where the record's list starts
    * in the pool plus one (0: not cached), its edge ends, how many of them are outgoing, and a spare.
@@ -116,7 +115,6 @@ class WorkspaceGraph {
     this.#idKeys = new Float64Array(3 * 1024);
     this.pool = new Int32Array(POOL_START);
     this.poolUsed = 0;
-    this.poolGarbage = 0;
     this.lists = new Int32Array(4 * 1024);
     this.nodes = [];
     this.summaries = [];
@@ -159,11 +157,24 @@ class WorkspaceGraph {
     return this.lists[4 * slot]! !== 0;
   }
 
+  /** Where the slot's list starts in the pool (-1 when not cached). */
+  first(slot: number): number {
+    return this.lists[4 * slot]! - 1;
+  }
+
+  /** The edge ends in the slot's list. */
+  count(slot: number): number {
+    return this.lists[4 * slot + 1]!;
+  }
+
+  /** How many of them, the first ones, are edges the record is the from end of. */
+  outs(slot: number): number {
+    return this.lists[4 * slot + 2]!;
+  }
+
   /** Drops the slot's list (the pool space it took is reclaimed by the next compaction). */
   #dropList(slot: number): void {
-    const count = this.lists[4 * slot + 1]!;
-    this.ends -= count;
-    this.poolGarbage += 2 * count;
+    this.ends -= this.count(slot);
     this.lists[4 * slot] = 0;
   }
 
@@ -190,22 +201,21 @@ class WorkspaceGraph {
    */
   reserve(numbers: number): void {
     if (this.poolUsed + numbers <= this.pool.length) return;
-    const live = this.poolUsed - this.poolGarbage;
+    const live = 2 * this.ends;
     let size = POOL_START;
     while (size < 2 * (live + numbers)) size *= 2;
     const pool = new Int32Array(size);
     let at = 0;
     for (let slot = 0; slot < this.ids.length; slot++) {
-      const from = this.lists[4 * slot]! - 1;
+      const from = this.first(slot);
       if (from < 0) continue;
-      const length = 2 * this.lists[4 * slot + 1]!;
+      const length = 2 * this.count(slot);
       pool.set(this.pool.subarray(from, from + length), at);
       this.lists[4 * slot] = at + 1;
       at += length;
     }
     this.pool = pool;
     this.poolUsed = at;
-    this.poolGarbage = 0;
   }
 
   /** The code-unit order of the two slots' record ids. */
@@ -292,10 +302,16 @@ export class GraphCache {
     return { records: graph?.records ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
   }
 
-  /** The workspace's edge pool: its size, the numbers handed out, and how many of those are dropped lists'. */
+  /**
+   * The workspace's edge pool: its size, the numbers handed out, and how many of those no cached
+   * list holds (counted over the lists, so a test can hold them against `size().ends`).
+   */
   poolOf(workspaceId: string): { size: number; used: number; garbage: number } {
     const graph = this.#workspaces.get(workspaceId);
-    return { size: graph?.pool.length ?? 0, used: graph?.poolUsed ?? 0, garbage: graph?.poolGarbage ?? 0 };
+    if (!graph) return { size: 0, used: 0, garbage: 0 };
+    let held = 0;
+    for (let slot = 0; slot < graph.idCount; slot++) if (graph.cached(slot)) held += 2 * graph.count(slot);
+    return { size: graph.pool.length, used: graph.poolUsed, garbage: graph.poolUsed - held };
   }
 
   /** False inside an open transaction: the caller reads SQL instead. */
@@ -502,11 +518,10 @@ export class GraphCache {
     const note = (slot: number): void => {
       if (!graph.nodes[slot] && met.add(slot)) unknown.push(slot);
     };
-    const { pool, lists } = graph;
+    const { pool } = graph;
     for (const slot of slots) {
       note(slot);
-      const from = lists[4 * slot]! - 1;
-      for (let i = from, to = from + 2 * lists[4 * slot + 1]!; i < to; i += 2) note(pool[i]!);
+      for (let i = graph.first(slot), to = i + 2 * graph.count(slot); i < to; i += 2) note(pool[i]!);
     }
     this.nodesAt(graph, unknown);
   }
@@ -588,11 +603,11 @@ export class GraphCache {
     const included = graph.scanB.begin();
     const edges: GraphEdge[] = [];
     const records: GraphRecord[] = [];
-    const { pool, lists } = graph;
+    const { pool } = graph;
     for (const here of frontier) {
       const node = graph.nodes[here];
       if (!node) continue;
-      for (let i = lists[4 * here]! - 1, to = i + 2 * lists[4 * here + 1]!; i < to; i += 2) {
+      for (let i = graph.first(here), to = i + 2 * graph.count(here); i < to; i += 2) {
         const there = pool[i]!;
         const m = pool[i + 1]!;
         if (there === here) continue;
@@ -620,9 +635,9 @@ export class GraphCache {
     const set = graph.scanA.begin();
     for (const slot of slots) set.add(slot);
     const edges: GraphEdge[] = [];
-    const { pool, lists } = graph;
+    const { pool } = graph;
     for (const here of slots) {
-      for (let i = lists[4 * here]! - 1, to = i + 2 * lists[4 * here + 2]!; i < to; i += 2) {
+      for (let i = graph.first(here), to = i + 2 * graph.outs(here); i < to; i += 2) {
         const there = pool[i]!;
         if (there !== here && set.has(there)) edges.push(graph.edge(here, there, pool[i + 1]!));
       }
@@ -681,15 +696,15 @@ class CacheView implements GraphView {
   }
 
   first(slot: number): number {
-    return this.graph.lists[4 * slot]! - 1;
+    return this.graph.first(slot);
   }
 
   count(slot: number): number {
-    return this.graph.lists[4 * slot + 1]!;
+    return this.graph.count(slot);
   }
 
   outs(slot: number): number {
-    return this.graph.lists[4 * slot + 2]!;
+    return this.graph.outs(slot);
   }
 
   edge(here: number, there: number, tag: number): GraphEdge {
