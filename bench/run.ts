@@ -13,7 +13,7 @@ import { startChild, type ServerChild, type Target } from './lib/child.ts';
 import { ensureDataset, runCopy, type Dataset } from './lib/dataset.ts';
 import { hammer, type Figures, type LoadOptions } from './lib/measure.ts';
 import { parseOptions } from './lib/options.ts';
-import { machine, pin, settle } from './lib/proc.ts';
+import { cpuSeconds, machine, pin, settle } from './lib/proc.ts';
 import { renderMarkdown } from './lib/report.ts';
 import type { Cell, Results } from './lib/results.ts';
 import { catalogOperation, checkAnswer, httpCall, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
@@ -66,9 +66,11 @@ async function measure(server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_r
     return { ...cell, figures: NO_FIGURES, peak_rss_mb: null, error: (err as Error).message.slice(0, 300) };
   }
   server.resetPeak();
-  const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load);
+  const serverCpu = cell.target === 'crm' ? () => cpuSeconds(server.pid) : undefined;
+  const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu);
   const peak = server.peakRssMb();
-  log(`  ${label}: ${Math.round(figures.calls_per_s)} calls/s, p50 ${figures.p50_ms.toFixed(2)} ms, p99 ${figures.p99_ms.toFixed(2)} ms` +
+  const cpu = figures.server_cpu_ms_per_call === undefined ? '' : `, server CPU ${figures.server_cpu_ms_per_call.toFixed(3)} ms/call`;
+  log(`  ${label}: ${Math.round(figures.calls_per_s)} calls/s, p50 ${figures.p50_ms.toFixed(2)} ms, p99 ${figures.p99_ms.toFixed(2)} ms${cpu}` +
     `${figures.errors ? `, ${figures.errors} errors` : ''}, peak RSS ${peak?.toFixed(0) ?? '?'} MB`);
   return { ...cell, figures, peak_rss_mb: peak };
 }

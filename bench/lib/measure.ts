@@ -17,6 +17,12 @@ export interface Figures {
   /** Transport errors, timeouts, non-2xx answers and 2xx answers that were not a success. */
   errors: number;
   bytes_per_answer: number;
+  /**
+   * The server's CPU time (user + system, all its threads) over the measured run per answer, when
+   * the caller gave a way to read it: steadier than calls/s on a shared machine, since time the
+   * server waits for a CPU is not in it. Absent for baselines and where /proc is not readable.
+   */
+  server_cpu_ms_per_call?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -29,7 +35,10 @@ function percentile(sorted: Float64Array, p: number): number {
  * Latency is taken from autocannon's per-response event at sub-millisecond precision (its own
  * histogram keeps whole milliseconds, too coarse for a floor of ~0.5 ms).
  */
-export async function hammer(url: string, next: () => HttpCall, verify: ((body: string) => boolean) | undefined, opts: LoadOptions): Promise<Figures> {
+export async function hammer(
+  url: string, next: () => HttpCall, verify: ((body: string) => boolean) | undefined, opts: LoadOptions,
+  serverCpuSeconds?: () => number | null,
+): Promise<Figures> {
   const run = (seconds: number, onResponse?: (status: number, ms: number) => void): Promise<autocannon.Result> =>
     new Promise((resolve, reject) => {
       const instance = autocannon({
@@ -45,9 +54,11 @@ export async function hammer(url: string, next: () => HttpCall, verify: ((body: 
     });
   if (opts.warmupSeconds > 0) await run(opts.warmupSeconds);
   const latencies: number[] = [];
+  const cpuBefore = serverCpuSeconds?.() ?? null;
   const result = await run(opts.seconds, (status, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
+  const cpuAfter = cpuBefore === null ? null : serverCpuSeconds!();
   const sorted = Float64Array.from(latencies).sort();
   const ok = sorted.length - result.mismatches;
   return {
@@ -59,5 +70,8 @@ export async function hammer(url: string, next: () => HttpCall, verify: ((body: 
     // `errors` already counts timeouts.
     errors: result.errors + result.non2xx + result.mismatches,
     bytes_per_answer: result.throughput.total / Math.max(1, result.requests.total),
+    ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? { server_cpu_ms_per_call: ((cpuAfter - cpuBefore) * 1000) / result.requests.total }
+      : {}),
   };
 }

@@ -55,7 +55,7 @@ function toolRows(r: Results, base: Figures): string[][] {
     return [
       `\`${c.tool}\``, c.style!, n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s),
       rest ? x(f.calls_per_s / rest.calls_per_s) : '–', ms(f.p50_ms), ms(f.p99_ms), rest ? x(f.p50_ms / rest.p50_ms) : '–',
-      n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
+      f.server_cpu_ms_per_call === undefined ? '–' : f.server_cpu_ms_per_call.toFixed(3), n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
     ];
   });
 }
@@ -120,9 +120,11 @@ export function renderMarkdown(r: Results): string {
     '',
     `## Tools on ${n0(s.tools_size)} records, by call style`,
     '',
-    '`× REST` compares a style with REST for the same tool: calls/s (throughput) and p50 (latency).',
+    '`× REST` compares a style with REST for the same tool: calls/s (throughput) and p50 (latency). ' +
+      'Server CPU is the server process\'s CPU time (all threads) over the measured run per answer: ' +
+      'steadier than calls/s when the machine is shared, since time spent waiting for a CPU is not in it.',
     '',
-    table(['tool', 'style', 'calls/s', '× node:http', 'calls/s × REST', 'p50 ms', 'p99 ms', 'p50 × REST', 'bytes/answer', 'errors', 'peak RSS MB'], toolRows(r, base)),
+    table(['tool', 'style', 'calls/s', '× node:http', 'calls/s × REST', 'p50 ms', 'p99 ms', 'p50 × REST', 'server CPU ms/call', 'bytes/answer', 'errors', 'peak RSS MB'], toolRows(r, base)),
     '',
     '## Scale: REST latency by dataset size',
     '',
