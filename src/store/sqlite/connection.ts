@@ -21,6 +21,14 @@ export class Connection {
   #db: Database.Database | null = null;
   #checkpointer: Checkpointer | null = null;
   readonly #statements = new Map<string, Database.Statement<SqlParam[]>>();
+  /** Statements read with `rows`, by the same SQL text: prepared apart, since raw mode is a statement's state. */
+  readonly #rawStatements = new Map<string, Database.Statement<SqlParam[]>>();
+  /**
+   * better-sqlite3's transaction wrapper, made once: `db.transaction(fn)` builds a wrapper with
+   * four variants each call (about a tenth of what a create allocated), and the wrapper decides
+   * BEGIN or SAVEPOINT when it is called, not when it is made.
+   */
+  #transaction: ((fn: () => unknown) => unknown) | null = null;
 
   constructor(readonly path: string, readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS) {}
 
@@ -44,6 +52,7 @@ export class Connection {
         throw err;
       }
       this.#db = db;
+      this.#transaction = db.transaction((fn: () => unknown) => fn());
     }
     applyMigrations(this.#db);
     if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs);
@@ -60,6 +69,8 @@ export class Connection {
     const stopped = this.#checkpointer?.stop();
     this.#checkpointer = null;
     this.#statements.clear();
+    this.#rawStatements.clear();
+    this.#transaction = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -71,21 +82,23 @@ export class Connection {
   }
 
   get db(): Database.Database {
-    if (!this.#db) throw new CrmError('unavailable', 'The SQLite store is not open; call init() first', { cause: 'closed' });
+    if (!this.#db) throw notOpen();
     return this.#db;
   }
 
   /** The prepared statement for this SQL text, prepared on first use. */
   stmt(sql: string): Database.Statement<SqlParam[]> {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<SqlParam[]>(sql);
-      if (this.#statements.size >= STATEMENT_CACHE_LIMIT) {
-        const oldest = this.#statements.keys().next().value;
-        if (oldest !== undefined) this.#statements.delete(oldest);
-      }
-      this.#statements.set(sql, statement);
+    return this.#statements.get(sql) ?? this.#prepare(this.#statements, sql, false);
+  }
+
+  #prepare(cache: Map<string, Database.Statement<SqlParam[]>>, sql: string, raw: boolean): Database.Statement<SqlParam[]> {
+    const statement = this.db.prepare<SqlParam[]>(sql);
+    if (raw) statement.raw(true);
+    if (cache.size >= STATEMENT_CACHE_LIMIT) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
+    cache.set(sql, statement);
     return statement;
   }
 
@@ -103,7 +116,7 @@ export class Connection {
    * prepared apart from the same text read with `all`.
    */
   rows<T extends unknown[]>(sql: string, ...params: SqlParam[]): T[] {
-    return this.stmt(`${sql}\n-- raw`).raw(true).all(...params) as T[];
+    return ((this.#rawStatements.get(sql) ?? this.#prepare(this.#rawStatements, sql, true)).all(...params)) as T[];
   }
 
   run(sql: string, ...params: SqlParam[]): Database.RunResult {
@@ -112,7 +125,8 @@ export class Connection {
 
   /** Runs `fn` in a transaction (a savepoint when nested); a throw rolls everything back. */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    if (!this.#transaction) throw notOpen();
+    return this.#transaction(fn) as T;
   }
 
   /**
@@ -128,6 +142,10 @@ export class Connection {
     reader.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
     return reader;
   }
+}
+
+function notOpen(): CrmError {
+  return new CrmError('unavailable', 'The SQLite store is not open; call init() first', { cause: 'closed' });
 }
 
 /** `INSERT INTO {table} ({columns}) VALUES (?, ...)`, one placeholder per column of a plain column list. */

@@ -3,28 +3,31 @@ import type { Connection } from './connection.ts';
 import { API_KEY_COLUMNS, toApiKey, USER_COLUMNS, WORKSPACE_COLUMNS, type ApiKeyRow, type UserRow, type WorkspaceRow } from './rows.ts';
 
 /**
- * One table's columns in the joined row, each under `alias_column` so one row can carry three
- * tables; worked out once, since authentication runs on every call.
+ * One table's columns in the joined row, which is read as an array (a row object of twenty-two
+ * columns was most of what authentication allocated per call): they start at index `first`, and
+ * the table's id is at `id`. Worked out once, since authentication runs on every call.
  */
 interface Part {
   alias: string;
-  id: string;
-  keys: Array<[column: string, key: string]>;
+  columns: string[];
+  first: number;
+  id: number;
 }
-const partOf = (alias: string, columns: string): Part =>
-  ({ alias, id: `${alias}_id`, keys: columns.split(', ').map((column) => [column, `${alias}_${column}`]) });
-const KEY = partOf('k', API_KEY_COLUMNS);
-const USER = partOf('u', USER_COLUMNS);
-const WORKSPACE = partOf('w', WORKSPACE_COLUMNS);
+const partOf = (alias: string, list: string, first: number): Part => {
+  const columns = list.split(', ');
+  return { alias, columns, first, id: first + columns.indexOf('id') };
+};
+const KEY = partOf('k', API_KEY_COLUMNS, 0);
+const USER = partOf('u', USER_COLUMNS, KEY.first + KEY.columns.length);
+const WORKSPACE = partOf('w', WORKSPACE_COLUMNS, USER.first + USER.columns.length);
 
-/** `alias.column AS alias_column` for each column of the part. */
-const selected = ({ alias, keys }: Part): string => keys.map(([column, key]) => `${alias}.${column} AS ${key}`).join(', ');
+const selected = ({ alias, columns }: Part): string => columns.map((column) => `${alias}.${column}`).join(', ');
 
 /** The columns of one table out of a joined row; null when the LEFT JOIN found no row. */
-function part<T>(row: Record<string, unknown>, { id, keys }: Part): T | null {
+function part<T>(row: readonly unknown[], { columns, first, id }: Part): T | null {
   if (row[id] === null) return null;
   const out: Record<string, unknown> = {};
-  for (const [column, key] of keys) out[column] = row[key];
+  for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[first + i];
   return out as T;
 }
 
@@ -38,7 +41,7 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
 export function keyHolderMethods(c: Connection) {
   return {
     findKeyHolder(hash: string): KeyHolder | null {
-      const row = c.get<Record<string, unknown>>(FIND_KEY_HOLDER, hash);
+      const row = c.rows<unknown[]>(FIND_KEY_HOLDER, hash)[0];
       if (!row) return null;
       return {
         key: toApiKey(part<ApiKeyRow>(row, KEY)!),

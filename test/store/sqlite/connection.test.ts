@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CrmError } from '../../../src/domain/errors.ts';
+import { Connection } from '../../../src/store/sqlite/connection.ts';
+
+/**
+ * The Connection's transaction is one better-sqlite3 wrapper made at open, so whether a call
+ * begins a transaction or a savepoint is decided at each call; these pin that down, and that
+ * `rows` and `all` on the same SQL text keep their own statements.
+ */
+describe('SQLite connection', () => {
+  let c: Connection | undefined;
+  afterEach(async () => {
+    await c?.close();
+    c = undefined;
+  });
+
+  const open = (): Connection => {
+    c = new Connection(':memory:');
+    c.open();
+    c.db.exec('CREATE TABLE t (n INTEGER NOT NULL)');
+    return c;
+  };
+  const values = (conn: Connection): number[] => conn.rows<[number]>('SELECT n FROM t ORDER BY n').map((row) => row[0]);
+
+  it('commits a transaction and answers what its function returns', () => {
+    const conn = open();
+    expect(conn.tx(() => conn.run('INSERT INTO t (n) VALUES (1)').changes)).toBe(1);
+    expect(values(conn)).toEqual([1]);
+    expect(conn.db.inTransaction).toBe(false);
+  });
+
+  it('rolls back the whole transaction when its function throws', () => {
+    const conn = open();
+    expect(() => conn.tx(() => {
+      conn.run('INSERT INTO t (n) VALUES (1)');
+      throw new Error('boom');
+    })).toThrow('boom');
+    expect(values(conn)).toEqual([]);
+    expect(conn.db.inTransaction).toBe(false);
+  });
+
+  it('nests as a savepoint: an inner failure undoes only the inner writes', () => {
+    const conn = open();
+    conn.tx(() => {
+      conn.run('INSERT INTO t (n) VALUES (1)');
+      expect(() => conn.tx(() => {
+        conn.run('INSERT INTO t (n) VALUES (2)');
+        throw new Error('inner');
+      })).toThrow('inner');
+      conn.tx(() => conn.run('INSERT INTO t (n) VALUES (3)'));
+    });
+    expect(values(conn)).toEqual([1, 3]);
+  });
+
+  it('runs one transaction after another with the same wrapper', () => {
+    const conn = open();
+    for (let n = 1; n <= 3; n++) conn.tx(() => conn.run('INSERT INTO t (n) VALUES (?)', n));
+    expect(() => conn.tx(() => {
+      conn.run('INSERT INTO t (n) VALUES (4)');
+      throw new Error('no');
+    })).toThrow('no');
+    conn.tx(() => conn.run('INSERT INTO t (n) VALUES (5)'));
+    expect(values(conn)).toEqual([1, 2, 3, 5]);
+  });
+
+  it('reads the same SQL as arrays with rows and as objects with all', () => {
+    const conn = open();
+    conn.run('INSERT INTO t (n) VALUES (7)');
+    const sql = 'SELECT n, n * 2 AS twice FROM t';
+    expect(conn.rows(sql)).toEqual([[7, 14]]);
+    expect(conn.all(sql)).toEqual([{ n: 7, twice: 14 }]);
+    expect(conn.rows(sql)).toEqual([[7, 14]]);
+    expect(conn.get(sql)).toEqual({ n: 7, twice: 14 });
+  });
+
+  it('refuses a transaction once closed, as unavailable', async () => {
+    const conn = open();
+    await conn.close();
+    c = undefined;
+    let caught: unknown;
+    try {
+      conn.tx(() => 1);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CrmError);
+    expect((caught as CrmError).code).toBe('unavailable');
+  });
+});
