@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, uniqueClaims, validateRecordData } from '../../src/domain/fields.ts';
+import { displayName, liveFields, uniqueClaims, validateRecordData } from '../../src/domain/fields.ts';
 import { failure, objectTypeOf, projects, REC_A, REC_B, REC_C, standardType, USR_A } from './domain-fixtures.ts';
 
 const contacts = standardType('contacts');
@@ -160,5 +160,42 @@ describe('displayName', () => {
 
   it('is empty when there is no text', () => {
     expect(displayName(deals, { amount: 5 })).toBe('');
+  });
+});
+
+/**
+ * Validation keeps what it works out from a frozen object type's fields (the store's cached types
+ * are frozen and shared); a type that is not frozen can still change, so it is read afresh.
+ */
+describe('field lookups kept per object type', () => {
+  const frozen = (type: typeof contacts): typeof contacts => {
+    for (const field of type.fields) Object.freeze(field);
+    Object.freeze(type.fields);
+    return Object.freeze(type);
+  };
+
+  it('answers the same for a frozen type on every call', () => {
+    const type = frozen(standardType('contacts'));
+    for (let i = 0; i < 3; i++) {
+      expect(validateRecordData(type, { name: 'Ann', email: 'ann@acme.com', company: REC_A })).toEqual(
+        validateRecordData(standardType('contacts'), { name: 'Ann', email: 'ann@acme.com', company: REC_A }),
+      );
+      expect(failure(() => validateRecordData(type, { emial: 'x' })).details?.suggestion).toBe('email');
+    }
+  });
+
+  it('sees a field added to a type that is not frozen after it was validated once', () => {
+    const type = standardType('contacts');
+    expect(failure(() => validateRecordData(type, { name: 'Ann', nickname: 'A' })).details?.rule).toBe('unknown_field');
+    type.fields.push({ ...type.fields[0]!, slug: 'nickname', name: 'Nickname', required: false, unique: true, position: 99 });
+    expect(validateRecordData(type, { name: 'Ann', nickname: 'A' }).data).toEqual({ name: 'Ann', nickname: 'A' });
+    expect(uniqueClaims(type, { name: 'Ann', nickname: 'A' }).map((claim) => claim.field)).toContain('nickname');
+  });
+
+  it('gives every caller of liveFields its own array', () => {
+    const type = frozen(standardType('deals'));
+    const first = liveFields(type);
+    first.pop();
+    expect(liveFields(type)).toHaveLength(first.length + 1);
   });
 });

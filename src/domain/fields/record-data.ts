@@ -31,16 +31,51 @@ function idsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** What validation looks up in an object type's fields, worked out once per frozen object type. */
+interface FieldIndex {
+  bySlug: Map<string, FieldDef>;
+  /** Live fields in position order. */
+  live: FieldDef[];
+  liveUnique: FieldDef[];
+  references: FieldDef[];
+}
+
+const indexes = new WeakMap<ObjectType, FieldIndex>();
+
+function indexFields(objectType: ObjectType): FieldIndex {
+  const live = objectType.fields.filter((f) => !f.archived).sort((a, b) => a.position - b.position);
+  return {
+    bySlug: new Map(objectType.fields.map((f) => [f.slug, f])),
+    live,
+    liveUnique: live.filter((f) => f.unique),
+    references: objectType.fields.filter((f) => f.type === 'record_reference'),
+  };
+}
+
+/**
+ * The field index of an object type. Object types served from the store's cache are frozen and
+ * shared by every call, so their index is kept with them (validating a create built it each
+ * time: a tenth of what a create allocated); one that can still change is indexed afresh.
+ */
+function fieldIndex(objectType: ObjectType): FieldIndex {
+  if (!Object.isFrozen(objectType)) return indexFields(objectType);
+  let index = indexes.get(objectType);
+  if (!index) indexes.set(objectType, (index = indexFields(objectType)));
+  return index;
+}
+
 /** The live (not archived) fields of an object type, in position order. */
 export function liveFields(objectType: ObjectType): FieldDef[] {
-  return objectType.fields.filter((f) => !f.archived).sort((a, b) => a.position - b.position);
+  return [...fieldIndex(objectType).live];
 }
 
 /** The unique-value claims of stored data: one per live unique field with a value (also for restore). */
 export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueClaim[] {
-  return liveFields(objectType)
-    .filter((f) => f.unique && !isNoValue(data[f.slug]))
-    .map((f) => ({ field: f.slug, value: uniqueKey(f, data[f.slug] as StoredValue) }));
+  const claims: UniqueClaim[] = [];
+  for (const f of fieldIndex(objectType).liveUnique) {
+    if (!isNoValue(data[f.slug])) claims.push({ field: f.slug, value: uniqueKey(f, data[f.slug] as StoredValue) });
+  }
+  return claims;
 }
 
 /**
@@ -58,8 +93,7 @@ export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueCl
  */
 export function validateRecordData(objectType: ObjectType, input: unknown, opts: { existing?: RecordData } = {}): ValidatedData {
   if (!isPlainObject(input)) throw typeError('data', 'an object of field values keyed by field slug', input);
-  const bySlug = new Map(objectType.fields.map((f) => [f.slug, f]));
-  const live = liveFields(objectType);
+  const { bySlug, live, references } = fieldIndex(objectType);
   const existing = opts.existing ?? {};
   const merged: RecordData = { ...existing };
   const written: FieldDef[] = [];
@@ -90,9 +124,8 @@ export function validateRecordData(objectType: ObjectType, input: unknown, opts:
   const data: RecordData = {};
   for (const [key, value] of Object.entries(merged)) if (!isNoValue(value)) data[key] = value;
 
-  const refs = objectType.fields
-    .filter((f) => f.type === 'record_reference')
-    .flatMap((f) => idsOf(data[f.slug]).map((to_id) => ({ field: f.slug, to_id })));
+  const refs: FieldRef[] = [];
+  for (const f of references) for (const to_id of idsOf(data[f.slug])) refs.push({ field: f.slug, to_id });
 
   const added = (f: FieldDef): string[] => {
     const before = new Set(idsOf(existing[f.slug]));
@@ -112,9 +145,10 @@ export function validateRecordData(objectType: ObjectType, input: unknown, opts:
 
 /** The record's name for lists and graphs: its `name` field, else the first text or email value, else ''. */
 export function displayName(objectType: ObjectType, data: RecordData): string {
+  const index = fieldIndex(objectType);
   const name = data['name'];
-  if (typeof name === 'string' && name.trim() !== '' && objectType.fields.some((f) => f.slug === 'name')) return name;
-  for (const field of liveFields(objectType)) {
+  if (typeof name === 'string' && name.trim() !== '' && index.bySlug.has('name')) return name;
+  for (const field of index.live) {
     const value = data[field.slug];
     if ((field.type === 'text' || field.type === 'email') && typeof value === 'string' && value.trim() !== '') return value;
   }
