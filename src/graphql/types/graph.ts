@@ -31,16 +31,16 @@ const GraphEdgeRef = builder.objectRef<GraphEdge>('GraphEdge').implement({
 
 const GraphRef = builder.objectRef<GraphView>('Graph').implement({
   fields: (t) => ({
-    nodes: t.field({ type: [GraphNodeRef], resolve: (g) => g.nodes }),
-    edges: t.field({ type: [GraphEdgeRef], resolve: (g) => g.edges }),
+    nodes: t.expose('nodes', { type: [GraphNodeRef] }),
+    edges: t.expose('edges', { type: [GraphEdgeRef] }),
     truncated: t.exposeBoolean('truncated'),
   }),
 });
 
 const PathRef = builder.objectRef<PathView>('GraphPath').implement({
   fields: (t) => ({
-    nodes: t.field({ type: [GraphNodeRef], resolve: (p) => p.nodes }),
-    edges: t.field({ type: [GraphEdgeRef], resolve: (p) => p.edges }),
+    nodes: t.expose('nodes', { type: [GraphNodeRef] }),
+    edges: t.expose('edges', { type: [GraphEdgeRef] }),
     length: t.exposeInt('length'),
     score: t.exposeInt('score'),
   }),
@@ -58,7 +58,7 @@ const LinkRef = builder.objectRef<LinkView>('Link').implement({
     from_record_id: t.exposeString('from_record_id'),
     to_record_id: t.exposeString('to_record_id'),
     type: t.exposeString('type'),
-    properties: t.field({ type: 'JSON', resolve: (l) => l.properties }),
+    properties: t.expose('properties', { type: 'JSON' }),
     created_at: t.exposeString('created_at'),
   }),
 });

@@ -23,7 +23,7 @@ export const ListRef = builder.objectRef<ListView>('List').implement({
 });
 
 const ListPageRef = builder.objectRef<{ items: ListView[]; total: number }>('ListPage').implement({
-  fields: (t) => ({ items: t.field({ type: [ListRef], resolve: (p) => p.items }), total: t.exposeInt('total') }),
+  fields: (t) => ({ items: t.expose('items', { type: [ListRef] }), total: t.exposeInt('total') }),
 });
 
 export const EntryRef = builder.objectRef<EntryView>('ListEntry').implement({
@@ -33,8 +33,8 @@ export const EntryRef = builder.objectRef<EntryView>('ListEntry').implement({
     id: t.exposeString('id'),
     list_id: t.exposeString('list_id'),
     record_id: t.exposeString('record_id'),
-    data: t.field({ type: 'JSON', resolve: (e) => e.data }),
-    record: t.field({ type: RelatedRecordRef, resolve: (e) => e.record }),
+    data: t.expose('data', { type: 'JSON' }),
+    record: t.expose('record', { type: RelatedRecordRef }),
     created_by: t.exposeString('created_by', { nullable: true }),
     created_at: t.exposeString('created_at'),
     updated_at: t.exposeString('updated_at'),
@@ -44,7 +44,7 @@ export const EntryRef = builder.objectRef<EntryView>('ListEntry').implement({
 const EntryPageRef = pageType('EntryPage', EntryRef);
 
 const BulkAddRef = builder.objectRef<{ items: EntryView[]; added: number }>('BulkAddResult').implement({
-  fields: (t) => ({ items: t.field({ type: [EntryRef], resolve: (r) => r.items }), added: t.exposeInt('added') }),
+  fields: (t) => ({ items: t.expose('items', { type: [EntryRef] }), added: t.exposeInt('added') }),
 });
 
 const EntryInput = builder.inputType('EntryInput', {

@@ -12,7 +12,7 @@ export const FieldRef = builder.objectRef<FieldDef>('Field').implement({
     id: t.exposeString('id'),
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
-    type: t.field({ type: FieldTypeEnum, resolve: (f) => f.type }),
+    type: t.expose('type', { type: FieldTypeEnum }),
     description: t.exposeString('description', { nullable: true }),
     required: t.exposeBoolean('required'),
     unique: t.exposeBoolean('unique'),

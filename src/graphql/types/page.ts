@@ -12,7 +12,7 @@ export interface Page<T> {
 export function pageType<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      items: t.field({ type: [item], resolve: (p) => p.items }),
+      items: t.expose('items', { type: [item] }),
       total: t.exposeInt('total'),
       page: t.exposeInt('page'),
       page_size: t.exposeInt('page_size'),

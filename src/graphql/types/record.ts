@@ -18,7 +18,7 @@ const RelationRef = builder.objectRef<RelationView>('Relation').implement({
     type: t.exposeString('type', { description: 'The reference field slug, or the link type for graph links.' }),
     source: t.exposeString('source'),
     direction: t.exposeString('direction'),
-    record: t.field({ type: RelatedRecordRef, resolve: (r) => r.record }),
+    record: t.expose('record', { type: RelatedRecordRef }),
   }),
 });
 
@@ -28,7 +28,7 @@ export const RecordRef = builder.objectRef<RecordView>('Record').implement({
     id: t.exposeString('id'),
     record_id: t.exposeString('record_id'),
     object_type_slug: t.exposeString('object_type_slug'),
-    data: t.field({ type: 'JSON', resolve: (r) => r.data }),
+    data: t.expose('data', { type: 'JSON' }),
     display_name: t.exposeString('display_name'),
     assignee_id: t.exposeString('assignee_id', { nullable: true }),
     created_by: t.exposeString('created_by', { nullable: true }),

@@ -16,7 +16,7 @@ export const EventRef = builder.objectRef<EventView>('TimelineEvent').implement(
     key_id: t.exposeString('key_id', { nullable: true }),
     via: t.exposeString('via', { nullable: true }),
     tool: t.exposeString('tool', { nullable: true }),
-    diff: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.diff }),
+    diff: t.expose('diff', { type: 'JSON', nullable: true }),
   }),
 });
 
@@ -24,7 +24,7 @@ type Page = { items: EventView[]; total: number; page: number; page_size: number
 
 const EventPageRef = builder.objectRef<Page>('TimelinePage').implement({
   fields: (t) => ({
-    items: t.field({ type: [EventRef], resolve: (p) => p.items }),
+    items: t.expose('items', { type: [EventRef] }),
     total: t.exposeInt('total'),
     page: t.exposeInt('page'),
     page_size: t.exposeInt('page_size'),

@@ -20,8 +20,8 @@ export const ViewRef = builder.objectRef<ViewView>('View').implement({
     name: t.exposeString('name'),
     object_type_slug: t.exposeString('object_type_slug'),
     list_id: t.exposeString('list_id', { nullable: true }),
-    filters: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.filters }),
-    sorts: t.field({ type: [ViewSortRef], resolve: (v) => v.sorts }),
+    filters: t.expose('filters', { type: 'JSON', nullable: true }),
+    sorts: t.expose('sorts', { type: [ViewSortRef] }),
     visible_fields: t.exposeStringList('visible_fields'),
     created_by: t.exposeString('created_by', { nullable: true }),
     created_at: t.exposeString('created_at'),
@@ -31,7 +31,7 @@ export const ViewRef = builder.objectRef<ViewView>('View').implement({
 });
 
 const ViewPageRef = builder.objectRef<{ items: ViewView[]; total: number }>('ViewPage').implement({
-  fields: (t) => ({ items: t.field({ type: [ViewRef], resolve: (p) => p.items }), total: t.exposeInt('total') }),
+  fields: (t) => ({ items: t.expose('items', { type: [ViewRef] }), total: t.exposeInt('total') }),
 });
 
 const sorts = (input: ReadonlyArray<{ field: string; ascending?: boolean | null }> | null | undefined) =>

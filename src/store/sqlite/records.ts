@@ -125,14 +125,16 @@ export function recordMethods(c: Connection) {
     getRelations(workspaceId: string, recordId: string): RelatedRecord[] {
       const relations = relationsOf(c, recordId);
       if (relations.length === 0) return [];
-      const others = relations.map((rel) => (rel.from_id === recordId ? rel.to_id : rel.from_id));
+      const others = relations.map(([, , fromId, , toId]) => (fromId === recordId ? toId : fromId));
       const live = cache.usable() ? cache.summaries(workspaceId, others) : readSummaries(c, workspaceId, others);
       const summaries = new Map(live.map((summary) => [summary.record_id, summary]));
       const out: RelatedRecord[] = [];
-      relations.forEach((rel, i) => {
+      for (let i = 0; i < relations.length; i++) {
         const other = summaries.get(others[i]!);
-        if (other) out.push({ ...rel, other });
-      });
+        if (!other) continue;
+        const [type, source, from_id, from_object, to_id, to_object, created_at] = relations[i]!;
+        out.push({ type, source, from_id, from_object, to_id, to_object, created_at, other });
+      }
       return out;
     },
   };

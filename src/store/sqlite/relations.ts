@@ -71,17 +71,23 @@ export function insertRelationRow(c: Connection, rel: Relation & { workspace_id:
   );
 }
 
+/** An edge as `relationsOf` reads it: the columns of RELATION_COLUMNS, in that order. */
+export type RelationValues = [
+  type: string, source: Relation['source'], from_id: string, from_object: string, to_id: string, to_object: string, created_at: string,
+];
+
 /**
  * Edges from and to the record, as stored, in stored order: outgoing ones are a range of the
  * primary key, incoming ones a range of `relations_by_to`, which carries every column read here.
- * Whether the other end is live, and in the workspace, is the caller's to check.
+ * As arrays: the caller builds its answer's objects from them, once (a row object each, spread
+ * into another, was a seventh of records.get). Whether the other end is live, and in the
+ * workspace, is the caller's to check.
  */
-export function relationsOf(c: Connection, recordId: string): Relation[] {
-  return c.all<Relation>(
-    `SELECT ${RELATION_COLUMNS} FROM relations WHERE from_id = ?
-     UNION ALL
-     SELECT ${RELATION_COLUMNS} FROM relations WHERE to_id = ? AND from_id <> to_id
-     ORDER BY created_at, from_id, type, to_id`,
-    recordId, recordId,
-  );
+export function relationsOf(c: Connection, recordId: string): RelationValues[] {
+  return c.rows<RelationValues>(RELATIONS_OF, recordId, recordId);
 }
+
+const RELATIONS_OF = `SELECT ${RELATION_COLUMNS} FROM relations WHERE from_id = ?
+  UNION ALL
+  SELECT ${RELATION_COLUMNS} FROM relations WHERE to_id = ? AND from_id <> to_id
+  ORDER BY created_at, from_id, type, to_id`;
