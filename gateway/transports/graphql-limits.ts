@@ -51,18 +51,30 @@ const COSTS_PER_DOCUMENT = 32;
 const costs = new WeakMap<DocumentNode, Map<string, number>>();
 const costInputs = new WeakMap<DocumentNode, Map<string, string[] | null>>();
 
-/** A variable's type is a String or ID (non-null or not), so no estimator above reads its value. */
-const isText = (type: TypeNode): boolean =>
-  type.kind === Kind.NON_NULL_TYPE ? isText(type.type) : type.kind === Kind.NAMED_TYPE && (type.name.value === 'String' || type.name.value === 'ID');
+/**
+ * The arguments whose values the estimators read (listSizeEstimator and graph-cost's fields), by
+ * name. No argument of the JSON scalar is named so (a test holds the schema to it), and a JSON
+ * variable can only be passed to a JSON argument.
+ */
+export const COST_ARGUMENTS: ReadonlySet<string> = new Set(['page_size', 'limit', 'depth', 'max_depth', 'record_ids']);
 
-/** The variables of an operation whose values can change its cost: all but String and ID ones; null when there is no such operation. */
+/**
+ * Variable types no estimator reads a value of: String and ID (the estimators read numbers,
+ * lists and booleans) and JSON (see COST_ARGUMENTS); a record's `data` or a list's `filters`
+ * differ from call to call and would otherwise make every call's key new.
+ */
+const UNREAD_TYPES = new Set(['String', 'ID', 'JSON']);
+const unread = (type: TypeNode): boolean =>
+  type.kind === Kind.NON_NULL_TYPE ? unread(type.type) : type.kind === Kind.NAMED_TYPE && UNREAD_TYPES.has(type.name.value);
+
+/** The variables of an operation whose values can change its cost: all but String, ID and JSON ones; null when there is no such operation. */
 function costVariables(document: DocumentNode, operationName: string | undefined): string[] | null {
   let byName = costInputs.get(document);
   if (!byName) costInputs.set(document, (byName = new Map()));
   let names = byName.get(operationName ?? '');
   if (names === undefined) {
     const operation = getOperationAST(document, operationName);
-    names = operation ? (operation.variableDefinitions ?? []).filter((v) => !isText(v.type)).map((v) => v.variable.name.value) : null;
+    names = operation ? (operation.variableDefinitions ?? []).filter((v) => !unread(v.type)).map((v) => v.variable.name.value) : null;
     if (byName.size >= COSTS_PER_DOCUMENT) byName.clear();
     byName.set(operationName ?? '', names);
   }
@@ -71,8 +83,8 @@ function costVariables(document: DocumentNode, operationName: string | undefined
 
 /**
  * `operationCost`, remembered per document while it is within the bound. The estimators read
- * only numbers, lists, presence of a size argument and @skip/@include (never a String or ID
- * argument), so the cost is a function of the document, the operation name and the values of
+ * only numbers, lists, presence of a size argument and @skip/@include (never a String, ID or
+ * JSON argument), so the cost is a function of the document, the operation name and the values of
  * the other variables; those make the key. A cost past the bound is not remembered: a later
  * call with bad variables must still reach execution, which reports them precisely.
  */

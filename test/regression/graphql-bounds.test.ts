@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, parse, typeFromAST, validate,
+  getIntrospectionQuery, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, parse, typeFromAST, validate,
   type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
 } from 'graphql';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { listTools } from '../../gateway/tools/index.ts';
-import { limitRules, operationCost } from '../../gateway/transports/graphql-limits.ts';
+import { boundedOperationCost, COST_ARGUMENTS, limitRules, operationCost } from '../../gateway/transports/graphql-limits.ts';
 import { startHarness, type Harness } from '../e2e/harness.ts';
 
 const G = LIMITS.graphql;
@@ -135,6 +135,37 @@ describe('the tools\' own operations', () => {
     const document = parse(source, { maxTokens: G.maxTokens });
     expect(validate(schema, document, limitRules())).toEqual([]);
     expect(operationCost(schema, document, worstVariables(document))).toBeLessThanOrEqual(G.maxCost);
+  });
+});
+
+/**
+ * The remembered cost leaves JSON variables out of its key (a record's data differs every call);
+ * that holds only while no JSON argument is one the estimators read.
+ */
+describe('the cost remembered per variable values', () => {
+  it('has no JSON argument named as an argument the estimators read', () => {
+    const offending: string[] = [];
+    const json: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        for (const arg of field.args) {
+          if (getNamedType(arg.type).name !== 'JSON') continue;
+          json.push(`${type.name}.${field.name}(${arg.name})`);
+          if (COST_ARGUMENTS.has(arg.name)) offending.push(json.at(-1)!);
+        }
+      }
+    }
+    expect(json).toContain('Mutation.createRecord(data)');
+    expect(offending).toEqual([]);
+  });
+
+  it('answers the cost a fresh walk gives whatever a JSON variable holds', () => {
+    const document = parse(`query Q($f: JSON, $n: Int) { records(object_type_slug: "deals", filters: $f, page_size: $n) { items { record_id } total } }`);
+    for (const [f, n] of [[{ stage: 'won' }, 10], [{ amount: { gte: 5 } }, 10], [null, 50], [{ stage: 'lost' }, 50], [{ a: 1 }, 3]] as const) {
+      const variables = { f, n };
+      expect(boundedOperationCost(schema, document, variables, 'Q')).toBe(operationCost(schema, document, variables, 'Q'));
+    }
   });
 });
 
