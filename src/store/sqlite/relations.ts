@@ -76,18 +76,18 @@ export type RelationValues = [
   type: string, source: Relation['source'], from_id: string, from_object: string, to_id: string, to_object: string, created_at: string,
 ];
 
-/**
- * Edges from and to the record, as stored, in stored order: outgoing ones are a range of the
- * primary key, incoming ones a range of `relations_by_to`, which carries every column read here.
- * As arrays: the caller builds its answer's objects from them, once (a row object each, spread
- * into another, was a seventh of records.get). Whether the other end is live, and in the
- * workspace, is the caller's to check.
- */
-export function relationsOf(c: Connection, recordId: string): RelationValues[] {
-  return c.rows<RelationValues>(RELATIONS_OF, recordId, recordId);
-}
-
 const RELATIONS_OF = `SELECT ${RELATION_COLUMNS} FROM relations WHERE from_id = ?
   UNION ALL
   SELECT ${RELATION_COLUMNS} FROM relations WHERE to_id = ? AND from_id <> to_id
   ORDER BY created_at, from_id, type, to_id`;
+
+/**
+ * Edges from and to the record, as stored, in stored order: outgoing ones are a range of the
+ * primary key, incoming ones a range of `relations_by_to`, which carries every column read here.
+ * As arrays: the caller builds its answer's objects from them, once (a row object per edge,
+ * then spread into another, was about a third of getRelations in-process). Whether the other
+ * end is live, and in the workspace, is the caller's to check.
+ */
+export function relationsOf(c: Connection, recordId: string): RelationValues[] {
+  return c.rows<RelationValues>(RELATIONS_OF, recordId, recordId);
+}
