@@ -17,7 +17,7 @@ type Pipeline = { stages: PipelineStage[]; total_count: number; total_value: num
 const PipelineRef = builder.objectRef<Pipeline>('Pipeline').implement({
   description: 'Records (or list entries) per stage, in the stage field\'s option order, with their summed value.',
   fields: (t) => ({
-    stages: t.field({ type: [PipelineStageRef], resolve: (p) => p.stages }),
+    stages: t.expose('stages', { type: [PipelineStageRef] }),
     total_count: t.exposeInt('total_count'),
     total_value: t.exposeFloat('total_value'),
   }),
@@ -48,10 +48,10 @@ const TaskCountRef = builder.objectRef<WorkspaceSummary['tasks']>('TaskCounts').
 const SummaryRef = builder.objectRef<WorkspaceSummary>('WorkspaceSummary').implement({
   fields: (t) => ({
     generated_at: t.exposeString('generated_at'),
-    records: t.field({ type: RecentRef, resolve: (s) => s.records }),
-    object_types: t.field({ type: [TypeCountRef], resolve: (s) => s.object_types }),
-    tasks: t.field({ type: TaskCountRef, resolve: (s) => s.tasks }),
-    activity_last_30_days: t.field({ type: 'JSON', description: 'Counts per kind of activity in the last 30 days, e.g. {"notes": 12, "emails": 4, "meetings": 2, "messages": 7}.', resolve: (s) => s.activity_last_30_days }),
+    records: t.expose('records', { type: RecentRef }),
+    object_types: t.expose('object_types', { type: [TypeCountRef] }),
+    tasks: t.expose('tasks', { type: TaskCountRef }),
+    activity_last_30_days: t.expose('activity_last_30_days', { type: 'JSON', description: 'Counts per kind of activity in the last 30 days, e.g. {"notes": 12, "emails": 4, "meetings": 2, "messages": 7}.' }),
   }),
 });
 

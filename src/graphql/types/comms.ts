@@ -16,9 +16,9 @@ const BodyFormatEnum = builder.enumType('EmailBodyFormat', { values: ['text', 'm
 const EmailRef = builder.objectRef<EmailView>('Email').implement({
   description: 'An email in the outbox: stored (no way to send it), queued, sent or failed (with the server\'s reply).',
   fields: (t) => ({
-    email_id: t.exposeString('email_id'), id: t.exposeString('id'), status: t.field({ type: EmailStatusEnum, resolve: (e) => e.status }),
+    email_id: t.exposeString('email_id'), id: t.exposeString('id'), status: t.expose('status', { type: EmailStatusEnum }),
     from: t.exposeString('from', { nullable: true }), to: t.exposeStringList('to'), cc: t.exposeStringList('cc'), bcc: t.exposeStringList('bcc'),
-    subject: t.exposeString('subject'), body: t.exposeString('body'), body_format: t.field({ type: BodyFormatEnum, resolve: (e) => e.body_format }),
+    subject: t.exposeString('subject'), body: t.exposeString('body'), body_format: t.expose('body_format', { type: BodyFormatEnum }),
     message_id: t.exposeString('message_id'), record_ids: t.exposeStringList('record_ids'), reason: t.exposeString('reason', { nullable: true }),
     error: t.exposeString('error', { nullable: true }), attempts: t.exposeInt('attempts'), sent_at: t.exposeString('sent_at', { nullable: true }),
     created_by: t.exposeString('created_by', { nullable: true }), created_at: t.exposeString('created_at'), updated_at: t.exposeString('updated_at'),
@@ -27,7 +27,7 @@ const EmailRef = builder.objectRef<EmailView>('Email').implement({
 
 const MessageRef = builder.objectRef<MessageView>('Message').implement({
   fields: (t) => ({
-    message_id: t.exposeString('message_id'), id: t.exposeString('id'), channel: t.field({ type: ChannelEnum, resolve: (m) => m.channel }),
+    message_id: t.exposeString('message_id'), id: t.exposeString('id'), channel: t.expose('channel', { type: ChannelEnum }),
     status: t.exposeString('status'), to: t.exposeString('to', { nullable: true }), body: t.exposeString('body'), thread_id: t.exposeString('thread_id'),
     record_ids: t.exposeStringList('record_ids'), reason: t.exposeString('reason', { nullable: true }),
     created_by: t.exposeString('created_by', { nullable: true }), created_at: t.exposeString('created_at'),
@@ -46,7 +46,7 @@ const MeetingRef = builder.objectRef<MeetingView>('Meeting').implement({
   fields: (t) => ({
     meeting_id: t.exposeString('meeting_id'), id: t.exposeString('id'), title: t.exposeString('title'), starts_at: t.exposeString('starts_at'),
     ends_at: t.exposeString('ends_at'), time_zone: t.exposeString('time_zone', { nullable: true }),
-    attendees: t.field({ type: [AttendeeRef], resolve: (m) => m.attendees }), record_ids: t.exposeStringList('record_ids'),
+    attendees: t.expose('attendees', { type: [AttendeeRef] }), record_ids: t.exposeStringList('record_ids'),
     location: t.exposeString('location', { nullable: true }), notes: t.exposeString('notes', { nullable: true }), status: t.exposeString('status'),
     created_by: t.exposeString('created_by', { nullable: true }), created_at: t.exposeString('created_at'),
   }),

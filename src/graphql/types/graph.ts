@@ -47,7 +47,7 @@ const PathRef = builder.objectRef<PathView>('GraphPath').implement({
 });
 
 const PathsRef = builder.objectRef<{ paths: PathView[] }>('GraphPaths').implement({
-  fields: (t) => ({ paths: t.field({ type: [PathRef], resolve: (p) => p.paths }) }),
+  fields: (t) => ({ paths: t.expose('paths', { type: [PathRef] }) }),
 });
 
 const LinkRef = builder.objectRef<LinkView>('Link').implement({
@@ -83,7 +83,7 @@ const ClassifiedRef = builder.objectRef<ClassifiedContact>('ClassifiedContact').
     category: t.exposeString('category'),
     strength: t.exposeString('strength'),
     score: t.exposeInt('score'),
-    reasons: t.field({ type: [ReasonRef], resolve: (c) => c.reasons }),
+    reasons: t.expose('reasons', { type: [ReasonRef] }),
   }),
 });
 
@@ -96,12 +96,12 @@ const StrengthCountsRef = countsOf('StrengthCounts', STRENGTHS);
 
 const ClassifyResultRef = builder.objectRef<ClassifyResult>('ClassifyResult').implement({
   fields: (t) => ({
-    items: t.field({ type: [ClassifiedRef], resolve: (r) => r.items }),
+    items: t.expose('items', { type: [ClassifiedRef] }),
     counts: t.field({
       type: builder.objectRef<ClassifyResult['counts']>('ClassifyCounts').implement({
         fields: (u) => ({
-          by_category: u.field({ type: CategoryCountsRef, resolve: (c) => c.by_category }),
-          by_strength: u.field({ type: StrengthCountsRef, resolve: (c) => c.by_strength }),
+          by_category: u.expose('by_category', { type: CategoryCountsRef }),
+          by_strength: u.expose('by_strength', { type: StrengthCountsRef }),
         }),
       }),
       resolve: (r) => r.counts,

@@ -9,7 +9,7 @@ const FieldRef = builder.objectRef<ProviderField>('ProviderConfigField').impleme
   fields: (t) => ({ name: t.exposeString('name'), required: t.exposeBoolean('required'), secret: t.exposeBoolean('secret'), description: t.exposeString('description') }),
 });
 const ProviderRef = builder.objectRef<Provider>('IntegrationProvider').implement({
-  fields: (t) => ({ provider: t.exposeString('provider'), description: t.exposeString('description'), config: t.field({ type: [FieldRef], resolve: (p) => p.config }) }),
+  fields: (t) => ({ provider: t.exposeString('provider'), description: t.exposeString('description'), config: t.expose('config', { type: [FieldRef] }) }),
 });
 const DeliveryRef = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
   fields: (t) => ({
@@ -22,12 +22,12 @@ const IntegrationRef = builder.objectRef<IntegrationView>('Integration').impleme
   description: 'A connected provider. Secret config fields show as "set"; their values are never returned.',
   fields: (t) => ({
     integration_id: t.exposeString('integration_id'), id: t.exposeString('id'), provider: t.exposeString('provider'), status: t.exposeString('status'),
-    config: t.field({ type: 'JSON', resolve: (i) => i.config }), created_at: t.exposeString('created_at'),
+    config: t.expose('config', { type: 'JSON' }), created_at: t.exposeString('created_at'),
     deliveries: t.field({ type: [DeliveryRef], nullable: true, resolve: (i) => i.deliveries ?? null }),
   }),
 });
 const IntegrationsRef = builder.objectRef<{ providers: readonly Provider[]; items: IntegrationView[] }>('Integrations').implement({
-  fields: (t) => ({ providers: t.field({ type: [ProviderRef], resolve: (x) => [...x.providers] }), items: t.field({ type: [IntegrationRef], resolve: (x) => x.items }) }),
+  fields: (t) => ({ providers: t.field({ type: [ProviderRef], resolve: (x) => [...x.providers] }), items: t.expose('items', { type: [IntegrationRef] }) }),
 });
 
 type Billing = Awaited<ReturnType<import('../../domain/services/billing.ts').BillingService['get']>>;
@@ -35,12 +35,12 @@ const CallsRef = builder.objectRef<Billing['usage']['calls_by_style']>('CallsByS
   fields: (t) => ({ rest: t.exposeInt('rest'), bridge: t.exposeInt('bridge'), mcp: t.exposeInt('mcp'), graphql: t.exposeInt('graphql') }),
 });
 const UsageRef = builder.objectRef<Billing['usage']>('Usage').implement({
-  fields: (t) => ({ period_start: t.exposeString('period_start'), calls_by_style: t.field({ type: CallsRef, resolve: (u) => u.calls_by_style }), records: t.exposeInt('records') }),
+  fields: (t) => ({ period_start: t.exposeString('period_start'), calls_by_style: t.expose('calls_by_style', { type: CallsRef }), records: t.exposeInt('records') }),
 });
 const BillingRef = builder.objectRef<Billing>('Billing').implement({
   fields: (t) => ({
     plan: t.exposeString('plan'), status: t.exposeString('status'), trial_ends_at: t.exposeString('trial_ends_at', { nullable: true }),
-    usage: t.field({ type: UsageRef, resolve: (b) => b.usage }),
+    usage: t.expose('usage', { type: UsageRef }),
   }),
 });
 
@@ -49,7 +49,7 @@ type Ticket = Awaited<ReturnType<import('../../domain/services/billing.ts').Bill
 const TicketRef = builder.objectRef<Ticket>('SupportTicket').implement({
   fields: (t) => ({
     ticket_id: t.exposeString('ticket_id'), id: t.exposeString('id'), status: t.exposeString('status'), subject: t.exposeString('subject'),
-    priority: t.field({ type: PriorityEnum, resolve: (x) => x.priority }), email_id: t.exposeString('email_id', { nullable: true }), created_at: t.exposeString('created_at'),
+    priority: t.expose('priority', { type: PriorityEnum }), email_id: t.exposeString('email_id', { nullable: true }), created_at: t.exposeString('created_at'),
   }),
 });
 

@@ -14,7 +14,7 @@ export const ListRef = builder.objectRef<ListView>('List').implement({
     object_type_slug: t.exposeString('object_type_slug'),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    fields: t.field({ type: [FieldRef], resolve: (l) => l.fields }),
+    fields: t.expose('fields', { type: [FieldRef] }),
     created_by: t.exposeString('created_by', { nullable: true }),
     created_at: t.exposeString('created_at'),
     updated_at: t.exposeString('updated_at'),

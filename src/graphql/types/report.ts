@@ -10,7 +10,7 @@ export const ReportRef = builder.objectRef<ReportView>('Report').implement({
     report_id: t.exposeString('report_id'),
     id: t.exposeString('id'),
     name: t.exposeString('name'),
-    config: t.field({ type: 'JSON', resolve: (r) => r.config }),
+    config: t.expose('config', { type: 'JSON' }),
     created_by: t.exposeString('created_by', { nullable: true }),
     created_at: t.exposeString('created_at'),
     updated_at: t.exposeString('updated_at'),
@@ -26,8 +26,8 @@ const ReportRunRef = builder.objectRef<ReportRun>('ReportRun').implement({
   fields: (t) => ({
     report_id: t.exposeString('report_id', { nullable: true }),
     chart_type: t.exposeString('chart_type'),
-    rows: t.field({ type: 'JSON', resolve: (r) => r.rows }),
-    series: t.field({ type: 'JSON', resolve: (r) => r.series }),
+    rows: t.expose('rows', { type: 'JSON' }),
+    series: t.expose('series', { type: 'JSON' }),
     generated_at: t.exposeString('generated_at'),
   }),
 });
