@@ -53,8 +53,8 @@ const costInputs = new WeakMap<DocumentNode, Map<string, string[] | null>>();
 
 /**
  * The arguments whose values the estimators read (listSizeEstimator and graph-cost's fields), by
- * name. No argument of the JSON scalar is named so (a test holds the schema to it), and a JSON
- * variable can only be passed to a JSON argument.
+ * name; tests hold both the estimators (they read no other) and the schema (no JSON argument is
+ * named so) to it, and a JSON variable can only be passed to a JSON argument.
  */
 export const COST_ARGUMENTS: ReadonlySet<string> = new Set(['page_size', 'limit', 'depth', 'max_depth', 'record_ids']);
 

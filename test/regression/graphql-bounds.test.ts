@@ -6,7 +6,8 @@ import {
 import { LIMITS } from '../../src/domain/limits.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { listTools } from '../../gateway/tools/index.ts';
-import { boundedOperationCost, COST_ARGUMENTS, limitRules, operationCost } from '../../gateway/transports/graphql-limits.ts';
+import { boundedOperationCost, COST_ARGUMENTS, limitRules, listSizeEstimator, operationCost } from '../../gateway/transports/graphql-limits.ts';
+import { graphFieldEstimator } from '../../gateway/transports/graphql-graph-cost.ts';
 import { startHarness, type Harness } from '../e2e/harness.ts';
 
 const G = LIMITS.graphql;
@@ -158,6 +159,24 @@ describe('the cost remembered per variable values', () => {
     }
     expect(json).toContain('Mutation.createRecord(data)');
     expect(offending).toEqual([]);
+  });
+
+  it('has estimators that read no argument but the ones COST_ARGUMENTS names', () => {
+    const read = new Set<string>();
+    const args = new Proxy({} as Record<string, unknown>, {
+      get: (_target, key) => (typeof key === 'string' && read.add(key), undefined),
+      has: (_target, key) => (typeof key === 'string' && read.add(key), false),
+    });
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        for (const estimate of [graphFieldEstimator, listSizeEstimator]) {
+          estimate({ type, field, args, childComplexity: 1, node: undefined as never, introspectionTypeName: undefined as never } as never);
+        }
+      }
+    }
+    expect(read.size).toBeGreaterThan(0);
+    expect([...read].filter((name) => !COST_ARGUMENTS.has(name))).toEqual([]);
   });
 
   it('answers the cost a fresh walk gives whatever a JSON variable holds', () => {
