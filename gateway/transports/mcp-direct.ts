@@ -46,6 +46,14 @@ export function directEra(ctx: Context, body: unknown): Era | undefined {
   const name = headers['mcp-name'];
   // Node joins repeated headers of these names into one string; anything else is the SDK's.
   if (Array.isArray(version) || Array.isArray(method) || Array.isArray(name)) return undefined;
+  const params = msg.params as Record<string, unknown>;
+  // The plain 2025-era call, which most clients send: no revision header of any kind and no
+  // `_meta`. The SDK's classifier (a zod parse of the whole message) can only call it legacy
+  // with no claim: the message keys, id and framing it validates are those checked above and by
+  // envelopeError, and without a header or an envelope nothing else decides the era.
+  if (version === undefined && method === undefined && name === undefined && (typeof msg.id === 'string' || Number.isSafeInteger(msg.id)) && onlyKeys(params, LEGACY_PARAMS)) {
+    return legacyServes(ctx, params) ? 'legacy' : undefined;
+  }
   // The SDK's own classifier: envelope validation and its header cross-checks.
   const route = classifyInboundRequest({
     httpMethod: 'POST', body,
@@ -53,7 +61,6 @@ export function directEra(ctx: Context, body: unknown): Era | undefined {
     ...(method !== undefined && { mcpMethodHeader: method }),
     ...(name !== undefined && { mcpNameHeader: name }),
   });
-  const params = msg.params as Record<string, unknown>;
   if (route.kind === 'legacy') return route.reason === 'no-claim' && legacyServes(ctx, params) ? 'legacy' : undefined;
   if (route.kind === 'modern') return modernServes(ctx, params, route.classification.revision) ? 'modern' : undefined;
   return undefined;

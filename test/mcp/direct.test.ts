@@ -128,6 +128,12 @@ describe('the direct tools/call path answers exactly as the SDK does', () => {
     expect(a.servers).toBe(0);
   });
 
+  it('answers a 2025-era call with an Mcp-Method header directly, as the SDK classifier routes it', async () => {
+    const a = await same(owner(), call(35, 'records.get', { record_id: recordId }), { 'Mcp-Method': 'tools/call' });
+    expect(a.servers).toBe(0);
+    expect(a.status).toBe(200);
+  });
+
   it('answers a validation failure as the same isError result', async () => {
     const a = await same(owner(), call(8, 'records.get', { record_id: 'rec_nope' }));
     expect(a.servers).toBe(0);
@@ -185,6 +191,7 @@ describe('the direct tools/call path answers exactly as the SDK does', () => {
     ['request _meta on a 2025-era call', call(24, 'records.get', {}, { _meta: { progressToken: 1 } }), {}],
     ['a member the SDK does not expect', { ...call(25, 'records.get', {}), extra: true }, {}],
     ['a fractional id', call(26.5, 'records.get', {}), {}],
+    ['an id beyond the safe integers', call(2 ** 53, 'records.get', {}), {}],
     ['a 2026-07-28 call without Mcp-Name', call(27, 'records.get', {}, { _meta: ENVELOPE }), { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call' }],
     ['a 2026-07-28 call whose Mcp-Name names another tool', call(28, 'records.get', {}, { _meta: ENVELOPE }), modernHeaders('records.list')],
     ['a 2026-07-28 call without MCP-Protocol-Version', call(29, 'records.get', {}, { _meta: ENVELOPE }), { 'Mcp-Method': 'tools/call', 'Mcp-Name': 'records.get' }],
