@@ -20,8 +20,24 @@ interface Tally {
 const tallies = new WeakMap<Store, Tally>();
 
 /** The billing period a time falls in: its UTC month, `2026-11`. */
-export function periodOf(at: Date = new Date()): string {
-  return at.toISOString().slice(0, 7);
+export function periodOf(at: Date | number = Date.now()): string {
+  const ms = typeof at === 'number' ? at : at.getTime();
+  // Every call is counted under the current period: its bounds are kept, so a call costs two
+  // comparisons instead of a Date and an ISO string.
+  if (!(ms >= month.start && ms < month.end)) month = monthOf(ms);
+  return month.period;
+}
+
+let month = { start: 0, end: 0, period: '' };
+
+function monthOf(ms: number): { start: number; end: number; period: string } {
+  const at = new Date(ms);
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const start = new Date(0);
+  start.setUTCFullYear(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  const end = new Date(0);
+  end.setUTCFullYear(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+  return { start: start.getTime(), end: end.getTime(), period: at.toISOString().slice(0, 7) };
 }
 
 /** Counts one call; `cli` calls are operator calls and are not billed. */
