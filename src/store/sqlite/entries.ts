@@ -90,13 +90,19 @@ export function entryMethods(c: Connection) {
       return row ? toEntry(row) : null;
     },
 
-    /** Whatever the state of the records (and the list): this is for finding duplicates. */
+    /**
+     * Whatever the state of the records (and the list): this is for finding duplicates. The list is
+     * named by its pk, the first column of `list_entries__record`: by `list_id`, which no index
+     * leads with, SQLite skip-scanned that index over every list in the file for each record id
+     * (with 251 lists, 14 of the 26 ms of a 100-entry lists.bulk_add_entry).
+     */
     findListEntries(workspaceId: string, listId: string, recordIds: readonly string[]): ListEntry[] {
       if (recordIds.length === 0) return [];
       return c.all<EntryRow>(
         `SELECT ${ENTRY_COLUMNS} FROM list_entries r
-         WHERE r.list_id = ? AND r.workspace_id = ? AND r.record_id IN (SELECT value FROM json_each(?)) ORDER BY r.pk`,
-        listId, workspaceId, JSON.stringify(recordIds),
+         WHERE r.list_pk = (SELECT pk FROM lists WHERE id = ? AND workspace_id = ?) AND r.workspace_id = ?
+           AND r.record_id IN (SELECT value FROM json_each(?)) ORDER BY r.pk`,
+        listId, workspaceId, workspaceId, JSON.stringify(recordIds),
       ).map(toEntry);
     },
 

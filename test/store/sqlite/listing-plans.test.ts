@@ -16,12 +16,12 @@ describe('listing plans', () => {
   });
 
   /** The plans of the statements `read` runs that mention `table`, each as its detail lines. */
-  async function plansOf(table: string, read: () => Promise<unknown>): Promise<string[][]> {
+  async function plansOf(table: string, read: () => Promise<unknown>, alias = 't'): Promise<string[][]> {
     const seen: Array<{ sql: string; params: unknown[] }> = [];
     for (const method of ['all', 'get'] as const) {
       const original = Connection.prototype[method];
       vi.spyOn(Connection.prototype, method).mockImplementation(function (this: Connection, sql: string, ...params: never[]) {
-        if (sql.includes(`FROM ${table} t`)) seen.push({ sql, params });
+        if (sql.includes(`FROM ${table} ${alias}`)) seen.push({ sql, params });
         return original.call(this, sql, ...params);
       } as never);
     }
@@ -103,6 +103,24 @@ describe('listing plans', () => {
         expect(plan.join('\n')).not.toContain('TEMP B-TREE');
         expect(plan.join('\n')).not.toMatch(/SCAN t\b/);
       }
+    }
+  });
+
+  // Not by skip-scanning list_entries__record over every list in the file for each record id,
+  // which naming the list by its id (no index leads with list_id) made SQLite do.
+  it('finds the entries of a batch in the list by the list and record ids', async () => {
+    const { ws, record } = await fixture();
+    const other = await t.store.createList(ws.id, { object_type_slug: 'companies', name: 'Other', fields: [], created_by: null }, []);
+    const list = await t.store.createList(ws.id, { object_type_slug: 'companies', name: 'Accounts', fields: [], created_by: null }, []);
+    await t.store.addListEntries(ws.id, list.id, [{ id: 'ent_plan', record_id: record.id, data: {} }], null, []);
+    const plans = await plansOf('list_entries', async () => {
+      expect((await t.store.findListEntries(ws.id, list.id, [record.id, 'rec_missing'])).map((e) => e.record_id)).toEqual([record.id]);
+      expect(await t.store.findListEntries(ws.id, other.id, [record.id])).toEqual([]);
+    }, 'r');
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      expect(plan.join('\n')).toContain('list_entries__record (list_pk=? AND record_id=?)');
+      expect(plan.join('\n')).not.toContain('ANY(list_pk)');
     }
   });
 });
