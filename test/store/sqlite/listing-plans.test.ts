@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseFilter, parseSort } from '../../../src/domain/filters.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
@@ -121,6 +122,25 @@ describe('listing plans', () => {
     for (const plan of plans) {
       expect(plan.join('\n')).toContain('list_entries__record (list_pk=? AND record_id=?)');
       expect(plan.join('\n')).not.toContain('ANY(list_pk)');
+    }
+  });
+
+  // Not by reading every value row in the file: LIKE does not tell the planner the value is not
+  // null, which the partial text index requires.
+  it.each(['contains', 'starts_with', 'ends_with'])('reads a %s filter on a text field from the text value index', async (op) => {
+    const { ws } = await fixture();
+    for (const name of ['Ada Manager', 'Bo Builder', 'Cy Manager']) await t.store.createRecord(ws.id, newRecord('contacts', { name, job_title: name.split(' ')[1] }));
+    const type = (await t.store.getObjectType(ws.id, 'contacts'))!;
+    const value = op === 'ends_with' ? 'AGER' : op === 'starts_with' ? 'man' : 'nag';
+    const query = { object_type_slug: 'contacts', filter: parseFilter(type, { job_title: { [op]: value } }), sort: parseSort(type, undefined, undefined), offset: 0, limit: 25 };
+    const plans = await plansOf('record_values', async () => {
+      expect((await t.store.listRecords(ws.id, query)).total).toBe(2);
+    }, 'v');
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) {
+      const text = plan.join('\n');
+      expect(text).toContain('record_values_by_text');
+      expect(text).not.toMatch(/^SCAN v( USING INDEX record_values_by_record)?$/m);
     }
   });
 });
