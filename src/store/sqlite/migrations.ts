@@ -678,6 +678,17 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 21,
+    name: 'object types by slug, deleted ones too',
+    // The version key of a list's entry count sums the record versions of every object type with
+    // the list's slug, deleted ones included (a type deleted and made again keeps its old records'
+    // writes in the key). object_types__live_slug is partial, so that join read object_types whole
+    // on every lists.entries call: a scan of all workspaces' types in the file.
+    sql: `
+      CREATE INDEX object_types_by_slug ON object_types(workspace_id, slug);
+    `,
+  },
 ]);
 
 /**
