@@ -689,6 +689,21 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX object_types_by_slug ON object_types(workspace_id, slug);
     `,
   },
+  {
+    version: 22,
+    name: 'events are append-only',
+    // The workspace timeline's total is kept per connection from the events appended after the
+    // last one it counted (timeline.ts EventTotals), which is exact only while no event is ever
+    // deleted or changed. Nothing does; these make sure nothing will without meeting this note.
+    sql: `
+      CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN
+        SELECT RAISE(ABORT, 'events are append-only: the timeline totals count on it (timeline.ts EventTotals)');
+      END;
+      CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN
+        SELECT RAISE(ABORT, 'events are append-only: the timeline totals count on it (timeline.ts EventTotals)');
+      END;
+    `,
+  },
 ]);
 
 /**

@@ -1,7 +1,7 @@
 import { newMonotonicId } from '../../domain/ids.ts';
 import type { TimelineEvent } from '../../domain/types.ts';
 import type { EventQuery, NewEvent } from '../../domain/store/port-work.ts';
-import { insertSql, type Connection, type SqlParam } from './connection.ts';
+import { insertSql, perConnection, type Connection, type SqlParam } from './connection.ts';
 import { count, pageOf } from './item-pages.ts';
 import { now } from './rows.ts';
 
@@ -65,10 +65,49 @@ export function timelineMethods(c: Connection) {
           params,
         };
       const orderBy = query.record_id === undefined ? 'e.id DESC' : 'er.event_id DESC';
+      // A read inside a caller's transaction may see events that roll back: it counts, uncached.
+      const whole = query.record_id === undefined && since === '' && !c.db.inTransaction;
       return c.tx(() => ({
         items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
-        total: count(c, from),
+        total: whole ? eventTotals(c).total(workspaceId) : count(c, from),
       }));
     },
   };
 }
+
+/** Past this many workspaces the remembered totals start over (a bound, not a tuning knob). */
+const MAX_WORKSPACES = 10_000;
+/** Past this many events appended file-wide since a workspace's last read, it is counted afresh. */
+const CATCH_UP_MAX = 50_000;
+
+/**
+ * The number of events of a workspace, kept up to date instead of counted on every workspace
+ * timeline read (a count of all its events: linear in its history, which only grows). Events are
+ * only ever appended, never deleted or rewritten, and their pks grow in commit order (SQLite gives
+ * a new row the largest pk plus one, under the write lock), so a total known up to some pk plus
+ * the workspace's events after that pk is the exact total, whichever process wrote them. Call it
+ * inside the read transaction the page is read in. Should events ever be deleted, this must go.
+ */
+class EventTotals {
+  readonly #known = new Map<string, { upTo: number; total: number }>();
+
+  constructor(private readonly c: Connection) {}
+
+  total(workspaceId: string): number {
+    const last = this.c.get<{ last: number | null }>('SELECT MAX(pk) AS last FROM events')!.last ?? 0;
+    const known = this.#known.get(workspaceId);
+    let total: number;
+    if (known && last - known.upTo <= CATCH_UP_MAX) {
+      total = known.total + (last === known.upTo ? 0 : this.c.get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM events WHERE pk > ? AND pk <= ? AND workspace_id = ?', known.upTo, last, workspaceId,
+      )!.n);
+    } else {
+      total = this.c.get<{ n: number }>('SELECT COUNT(*) AS n FROM events e WHERE e.workspace_id = ?', workspaceId)!.n;
+      if (!known && this.#known.size >= MAX_WORKSPACES) this.#known.clear();
+    }
+    this.#known.set(workspaceId, { upTo: last, total });
+    return total;
+  }
+}
+
+const eventTotals = perConnection((c) => new EventTotals(c));
