@@ -18,7 +18,7 @@ describe('workspace timeline totals', () => {
   });
 
   const created = (id: string): NewEvent => ({
-    actor_id: null, key_id: null, via: 'cli', tool: 'test', action: 'created', resource_type: 'record', resource_id: id, record_ids: [id], diff: null,
+    actor_id: null, key_id: null, via: 'cli', tool: 'test', action: 'create', resource_type: 'record', resource_id: id, record_ids: [id], diff: null,
   });
 
   async function write(store = t.store, workspaceId: string, n: number): Promise<void> {
