@@ -5,9 +5,12 @@ import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
- * How the listings of notes, tasks and messages are read, explained on the same file: every
- * statement a listing runs is captured and its plan checked. Plans depend on the planner
- * statistics the migrations write, not on how much data there is, so a small workspace shows them.
+ * How listings and the reads behind them are planned (notes, tasks and messages by record; a
+ * batch's existing list entries; pattern filters on text; a list entry count's version key),
+ * explained on the same file: every statement a read runs is captured and its plan checked, so a
+ * read that would grow with the whole file rather than with what it asks for fails here. Plans
+ * depend on the planner statistics the migrations write, not on how much data there is, so a
+ * small workspace shows them.
  */
 describe('listing plans', () => {
   let t: TempStore;
