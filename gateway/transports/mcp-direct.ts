@@ -47,11 +47,13 @@ export function directEra(ctx: Context, body: unknown): Era | undefined {
   // Node joins repeated headers of these names into one string; anything else is the SDK's.
   if (Array.isArray(version) || Array.isArray(method) || Array.isArray(name)) return undefined;
   const params = msg.params as Record<string, unknown>;
-  // The plain 2025-era call, which most clients send: no revision header of any kind and no
-  // `_meta`. The SDK's classifier (a zod parse of the whole message) can only call it legacy
-  // with no claim: the message keys, id and framing it validates are those checked above and by
-  // envelopeError, and without a header or an envelope nothing else decides the era.
-  if (version === undefined && method === undefined && name === undefined && (typeof msg.id === 'string' || Number.isSafeInteger(msg.id)) && onlyKeys(params, LEGACY_PARAMS)) {
+  // No revision header of any kind, as most clients send: the SDK's classifier (a zod parse of the
+  // whole message) is not asked. legacyServes admits only params of `name` and `arguments`, and
+  // for those the classifier can only answer legacy with no claim: the message keys, id and
+  // framing it validates are those checked above and by envelopeError, and without a header or an
+  // envelope nothing else decides the era. Any other params (`_meta` among them) it would route
+  // to a leg that does not serve them here either, so they go to the SDK.
+  if (version === undefined && method === undefined && name === undefined && (typeof msg.id === 'string' || Number.isSafeInteger(msg.id))) {
     return legacyServes(ctx, params) ? 'legacy' : undefined;
   }
   // The SDK's own classifier: envelope validation and its header cross-checks.
