@@ -69,7 +69,7 @@ export function timelineMethods(c: Connection) {
       const whole = query.record_id === undefined && since === '' && !c.db.inTransaction;
       return c.tx(() => ({
         items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
-        total: whole ? eventTotals(c).total(workspaceId) : count(c, from),
+        total: whole ? eventTotals(c).total(workspaceId, () => count(c, from)) : count(c, from),
       }));
     },
   };
@@ -93,7 +93,8 @@ class EventTotals {
 
   constructor(private readonly c: Connection) {}
 
-  total(workspaceId: string): number {
+  /** `countAll` counts the workspace's events afresh, in the same transaction. */
+  total(workspaceId: string, countAll: () => number): number {
     const last = this.c.get<{ last: number | null }>('SELECT MAX(pk) AS last FROM events')!.last ?? 0;
     const known = this.#known.get(workspaceId);
     let total: number;
@@ -102,7 +103,7 @@ class EventTotals {
         'SELECT COUNT(*) AS n FROM events WHERE pk > ? AND pk <= ? AND workspace_id = ?', known.upTo, last, workspaceId,
       )!.n);
     } else {
-      total = this.c.get<{ n: number }>('SELECT COUNT(*) AS n FROM events e WHERE e.workspace_id = ?', workspaceId)!.n;
+      total = countAll();
       if (!known && this.#known.size >= MAX_WORKSPACES) this.#known.clear();
     }
     this.#known.set(workspaceId, { upTo: last, total });
