@@ -98,7 +98,7 @@ describe('entryListStatements', () => {
 
 describe('searchStatements', () => {
   it('builds the page and the count of a workspace-wide search', () => {
-    const built = searchStatements({ query: '+_ws_01jb0000000000000000000000 +(acme* acme)', any_type: true, offset: 0, limit: 10 });
+    const built = searchStatements({ query: '+_ws_01jb0000000000000000000000 +acme*', words: ['acme'], any_type: true, offset: 0, limit: 10 });
     expect(built.page.cypher).toMatchSnapshot('page cypher');
     expect(built.count).toMatchSnapshot('count');
   });

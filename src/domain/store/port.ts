@@ -100,8 +100,8 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
   restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[], events?: NewEvent[]): Promise<StoredRecord>;
   listRecords(workspaceId: string, query: RecordQuery): Promise<{ items: StoredRecord[]; total: number }>;
   /**
-   * Full-text search over the text of live records (prefix match per word, all words must match),
-   * best matches first.
+   * Full-text search over the text of live records (prefix match per word, all words must match):
+   * hits holding every word whole first, then those with fewer words of text, ties by id.
    */
   searchRecords(workspaceId: string, query: SearchQuery): Promise<{ items: StoredRecord[]; total: number }>;
   /**

@@ -103,8 +103,8 @@ export function cypherCatalog(): CatalogEntry[] {
     for (const [name, sort] of SAMPLE_SORTS) entries.push({ name: `${kind} page, sort ${name}`, ...build({ sort, offset: 50, limit: 25 }).page });
   }
   for (const anyType of [true, false]) {
-    const query = searchQuery('Acme café', anyType ? WORKSPACE_ID : OBJECT_TYPE_ID)!;
-    const { page, count } = searchStatements({ query, any_type: anyType, offset: 0, limit: 10 });
+    const { lucene, words } = searchQuery('Acme café', anyType ? WORKSPACE_ID : OBJECT_TYPE_ID)!;
+    const { page, count } = searchStatements({ query: lucene, words, any_type: anyType, offset: 0, limit: 10 });
     const scope = anyType ? 'workspace' : 'object type';
     entries.push({ name: `search page, ${scope}`, ...page }, { name: `search count, ${scope}`, ...count });
   }

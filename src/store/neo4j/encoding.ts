@@ -76,13 +76,20 @@ export function searchText(workspaceId: string, objectTypeId: string, data: Reco
   return found.length === 0 ? null : [marker(workspaceId), marker(objectTypeId), ...found].join(' ');
 }
 
+export interface LuceneSearch {
+  /** The Lucene query: the scope's marker and every word as a prefix, all required. */
+  lucene: string;
+  /** The typed words as `search_text` holds words: the hits holding all of them whole rank first. */
+  words: string[];
+}
+
 /**
- * The Lucene query for what a user typed: every word must match as a prefix (an exact word scores
- * higher, so better matches rank first), inside the scope's marker. Query syntax in the input is
- * only ever a separator. Null when the input holds no word (the search then finds nothing).
+ * The Lucene query for what a user typed: every word must match as a prefix, inside the scope's
+ * marker (`+_ws_… +acme* +rock*`). Query syntax in the input is only ever a separator. Null when
+ * the input holds no word (the search then finds nothing).
  */
-export function searchQuery(text: string, scopeId: string): string | null {
+export function searchQuery(text: string, scopeId: string): LuceneSearch | null {
   const typed = (text.match(WORD) ?? []).slice(0, MAX_QUERY_WORDS).flatMap(words);
   if (typed.length === 0) return null;
-  return [`+${marker(scopeId)}`, ...typed.map((w) => `+(${w}* ${w})`)].join(' ');
+  return { lucene: [`+${marker(scopeId)}`, ...typed.map((w) => `+${w}*`)].join(' '), words: typed };
 }

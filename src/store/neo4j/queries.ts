@@ -28,13 +28,16 @@ export function queryMethods(conn: Connection) {
       });
     },
 
-    /** Best match first, ties by record id; only live records of live object types. */
+    /**
+     * Hits holding every typed word whole first, then fewer words first, ties by record id (the
+     * SQLite adapter's order); only live records of live object types.
+     */
     async searchRecords(workspaceId: string, query: SearchQuery): Promise<Page> {
       return conn.read(async (tx) => {
         const type = query.object_type_slug === undefined ? undefined : await requireObjectType(tx, workspaceId, query.object_type_slug);
-        const lucene = searchQuery(query.text, type ? type.id : workspaceId);
-        if (lucene === null) return { items: [], total: 0 };
-        return page(tx, searchStatements({ query: lucene, any_type: type === undefined, offset: query.offset, limit: query.limit }));
+        const search = searchQuery(query.text, type ? type.id : workspaceId);
+        if (search === null) return { items: [], total: 0 };
+        return page(tx, searchStatements({ query: search.lucene, words: search.words, any_type: type === undefined, offset: query.offset, limit: query.limit }));
       });
     },
   };

@@ -22,7 +22,12 @@ export function queryMethods(c: Connection) {
       return { items: rows.map(toRecord), total };
     },
 
-    /** Best bm25 match first, ties by record id; only live records of live object types. */
+    /**
+     * Records matching every typed word as a prefix; those where every word is also a whole word
+     * first, then fewer words of text first (a record mostly about the words above one that
+     * mentions them in passing), ties by record id. Only live records of live object types. The
+     * order needs nothing of other records, so no other workspace's data can move it.
+     */
     searchRecords(workspaceId: string, query: SearchQuery): Page {
       const type = query.object_type_slug === undefined ? undefined : requireObjectType(c, workspaceId, query.object_type_slug);
       const match = toFtsQuery(query.text);
@@ -30,20 +35,24 @@ export function queryMethods(c: Connection) {
       const ofType: SqlFragment = type
         ? { sql: 'r.object_type_pk = ?', params: [type.pk] }
         : { sql: 'r.object_type_pk IN (SELECT pk FROM object_types WHERE workspace_id = ? AND deleted_at IS NULL)', params: [workspaceId] };
-      const from = {
-        sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid
-              WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`,
-        params: [match, workspaceId, ...ofType.params],
-      };
-      // The matches (id and rank only) are found once and both counted and paged from there; a
+      const where = `WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`;
+      const params = [match.prefixes, workspaceId, ...ofType.params];
+      // The matches (pk and length only) are found once and both counted and paged from there; a
       // page past the end has no row to carry the total, so only then is it counted apart.
+      // `records_fts_docsize.sz` is FTS5's own count of the row's tokens (one column), a
+      // big-endian varint: a longer one is a larger count, and of equal lengths the bytes order as
+      // the counts do (test/store/sqlite/search-order.test.ts holds FTS5 to that).
       return c.tx(() => {
         const rows = c.all<RecordRow & { total: number }>(
-          `WITH m AS MATERIALIZED (SELECT r.pk, bm25(records_fts) AS score ${from.sql})
+          `WITH m AS MATERIALIZED (
+             SELECT r.pk, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
+           ),
+           whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?)
            SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM m JOIN records r ON r.pk = m.pk
-           ORDER BY m.score, r.id LIMIT ? OFFSET ?`,
-          ...from.params, query.limit, query.offset,
+           ORDER BY m.pk NOT IN (SELECT pk FROM whole), length(m.sz), m.sz, r.id LIMIT ? OFFSET ?`,
+          ...params, match.words, query.limit, query.offset,
         );
+        const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };
         return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(c, from) : 0) };
       });
     },

@@ -3,14 +3,23 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** More words than this add nothing but cost; the rest of a pasted paragraph is ignored. */
 const MAX_WORDS = 16;
 
+export interface FtsQuery {
+  /** Every word as a quoted prefix term, all ANDed: what a record must match (`"acme"* AND "ro"*`). */
+  prefixes: string;
+  /** Every word as a quoted whole term, all ANDed: the matches that rank first (`"acme" AND "ro"`). */
+  words: string;
+}
+
 /**
- * Turns what a user typed into an FTS5 MATCH expression that cannot be a syntax error: each word
- * becomes a quoted prefix term (`"acme"*`), all ANDed. Operators, quotes, parentheses, column
- * filters and other punctuation in the input are separators, never syntax. Returns null when the
- * input holds no word at all (the search then finds nothing).
+ * Turns what a user typed into FTS5 MATCH expressions that cannot be a syntax error. Operators,
+ * quotes, parentheses, column filters and other punctuation in the input are separators, never
+ * syntax. Returns null when the input holds no word at all (the search then finds nothing).
  */
-export function toFtsQuery(text: string): string | null {
+export function toFtsQuery(text: string): FtsQuery | null {
   const words = (text.match(WORD) ?? []).slice(0, MAX_WORDS);
   if (words.length === 0) return null;
-  return words.map((word) => `"${word}"*`).join(' AND ');
+  return {
+    prefixes: words.map((word) => `"${word}"*`).join(' AND '),
+    words: words.map((word) => `"${word}"`).join(' AND '),
+  };
 }

@@ -53,6 +53,44 @@ export function searchCases(h: Harness): void {
       expect(result.items.map((r) => r.id)).toEqual([focused.id, passing.id]);
     });
 
+    it('ranks records holding every typed word whole above those matching only a prefix', async () => {
+      const ws = await freshWorkspace(h, 'ranking');
+      const prefixOnly = await h.store.createRecord(ws.id, newRecord('contacts', { name: 'Anna Ziegler' }));
+      const whole = await h.store.createRecord(ws.id, newRecord('contacts', {
+        name: 'Ann Lee', job_title: 'Head of procurement for the northern region',
+      }));
+      expect((await search(ws, 'ann')).items.map((r) => r.id)).toEqual([whole.id, prefixOnly.id]);
+      // The first rank needs every word whole: one whole word of two is no better than none.
+      const oneOfTwo = await h.store.createRecord(ws.id, newRecord('contacts', { name: 'Annie Lee' }));
+      expect((await search(ws, 'ann lee')).items.map((r) => r.id)).toEqual([whole.id, oneOfTwo.id]);
+      expect((await search(ws, 'ann le')).items.map((r) => r.id)).toEqual([oneOfTwo.id, whole.id]);
+    });
+
+    it('orders hits of equal rank and length by record id', async () => {
+      const ws = await freshWorkspace(h, 'ranking');
+      const made = [];
+      for (const name of ['Zed Quill', 'Amy Quill', 'Max Quill']) made.push(await h.store.createRecord(ws.id, newRecord('contacts', { name })));
+      const ids = made.map((r) => r.id).sort();
+      expect((await search(ws, 'quill')).items.map((r) => r.id)).toEqual(ids);
+      expect((await search(ws, 'quill', { limit: 1, offset: 1 })).items.map((r) => r.id)).toEqual([ids[1]]);
+    });
+
+    it('orders a workspace\'s hits the same whatever other workspaces hold', async () => {
+      // Corpus statistics (how common a word is across the index) would reorder these two as the
+      // other workspace's records change; the order depends on this workspace's records alone.
+      const ws = await freshWorkspace(h, 'ranking');
+      const x = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Ombra Ombra Tarn', description: 'One' }));
+      const y = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Ombra Tarn Tarn', description: 'Two' }));
+      const order = async () => (await search(ws, 'ombra tarn')).items.map((r) => r.id);
+      const before = await order();
+      expect([...before].sort()).toEqual(sortedIds([x, y]));
+      const other = await freshWorkspace(h, 'ranking');
+      for (let i = 0; i < 30; i++) await h.store.createRecord(other.id, newRecord('companies', { name: `Ombra ${i}` }));
+      expect(await order()).toEqual(before);
+      for (let i = 0; i < 60; i++) await h.store.createRecord(other.id, newRecord('companies', { name: `Tarn ${i}` }));
+      expect(await order()).toEqual(before);
+    });
+
     it('searches one object type when asked to', async () => {
       const { ws } = await directory();
       expect(await names(ws, 'acme', { object_type_slug: 'contacts' })).toEqual(['Wile Coyote']);

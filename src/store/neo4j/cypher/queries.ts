@@ -79,20 +79,29 @@ export function entryListStatements(q: EntryListParams): PageStatements {
 export interface SearchParams {
   /** The Lucene query from `searchQuery()`, already scoped by its marker. */
   query: string;
+  /** The typed words from `searchQuery()`. */
+  words: string[];
   /** Without an object type, hits of soft-deleted object types are left out. */
   any_type: boolean;
   offset: number;
   limit: number;
 }
 
-/** records.search: full-text hits that are live records (of live types), best first, ties by id. */
+/**
+ * records.search: full-text hits that are live records (of live types). Lucene's score is not
+ * used: it weighs words by how common they are across the whole index, every workspace's records
+ * included. Hits holding every typed word whole come first, then those with fewer words (the
+ * markers add two to every count), ties by id, as on SQLite.
+ */
 export function searchStatements(q: SearchParams): PageStatements {
   const liveType = q.any_type ? '\n  AND EXISTS { MATCH (o:ObjectType {id: r.object_type_id}) WHERE o.deleted_at IS NULL }' : '';
-  const match = `CALL db.index.fulltext.queryNodes('record_search', $query) YIELD node AS r, score\nWHERE r.deleted_at IS NULL${liveType}`;
+  const match = `CALL db.index.fulltext.queryNodes('record_search', $query) YIELD node AS r\nWHERE r.deleted_at IS NULL${liveType}`;
   return {
     page: {
-      cypher: `${match}\nRETURN ${RECORD} AS record\nORDER BY score DESC, r.id ASC\nSKIP toInteger($offset) LIMIT toInteger($limit)`,
-      params: { query: q.query, offset: q.offset, limit: q.limit },
+      cypher: `${match}\nWITH r, split(r.search_text, ' ') AS tokens\n` +
+        `WITH r, all(word IN $words WHERE word IN tokens) AS whole, size(tokens) AS word_count\n` +
+        `RETURN ${RECORD} AS record\nORDER BY whole DESC, word_count ASC, r.id ASC\nSKIP toInteger($offset) LIMIT toInteger($limit)`,
+      params: { query: q.query, words: q.words, offset: q.offset, limit: q.limit },
     },
     count: { cypher: `${match}\nRETURN count(r) AS total`, params: { query: q.query } },
   };
