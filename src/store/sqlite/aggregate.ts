@@ -81,7 +81,7 @@ function partialSql(space: ItemSpace, scopePk: number, q: AggregateQuery, reach:
     sql: `SELECT ${block} AS blk, ${group} AS grp, ${bucket} AS bucket, ${measures}
           FROM ${space.table} r${walk} ${joins.join(' ')}
           WHERE r.${space.scope} = ? AND ${range.sql} AND ${space.live} AND ${where.sql}
-          GROUP BY blk, grp, bucket LIMIT ?`,
+          GROUP BY blk, grp, bucket LIMIT +?`,
     params: [...params, scopePk, ...range.params, ...where.params, limit],
   };
 }

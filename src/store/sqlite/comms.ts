@@ -85,7 +85,7 @@ export function commMethods(c: Connection) {
       return c.tx(() => {
         const rows = c.all<CommRow>(
           `SELECT ${COMM_COLUMNS} FROM comms t WHERE t.kind = ? AND t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ?
-             AND t.deleted_at IS NULL AND t.status IN (SELECT value FROM json_each(?)) ORDER BY t.next_attempt_at, t.id LIMIT ?`,
+             AND t.deleted_at IS NULL AND t.status IN (SELECT value FROM json_each(?)) ORDER BY t.next_attempt_at, t.id LIMIT +?`,
           kind, at, JSON.stringify(statuses), limit,
         );
         for (const row of rows) c.run('UPDATE comms SET next_attempt_at = ? WHERE id = ?', leaseUntil, row.id);
@@ -100,7 +100,7 @@ export function commMethods(c: Connection) {
     },
 
     eventsAfter(workspaceId: string, cursor: string, limit: number): TimelineEvent[] {
-      return c.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.workspace_id = ? AND e.id > ? ORDER BY e.id LIMIT ?`, workspaceId, cursor, limit)
+      return c.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.workspace_id = ? AND e.id > ? ORDER BY e.id LIMIT +?`, workspaceId, cursor, limit)
         .map(toEvent);
     },
 

@@ -39,7 +39,7 @@ export function pageByField<Row>(
        AND ${live} AND ${valuedTest.sql}
        ${extreme}
      ORDER BY sv.${column} ${direction}, r.id ${direction}
-     LIMIT ? OFFSET ?`,
+     LIMIT +? OFFSET ?`,
     scopePk, sort.field, ...range.flatMap((test) => test.params), ...valuedTest.params, limit, offset,
   );
   if (valued.length === limit) return valued;
@@ -56,7 +56,7 @@ export function pageByField<Row>(
     `SELECT ${columns} FROM ${table} r
      WHERE r.${scope} = ? AND ${live} AND ${where.sql} AND NOT EXISTS (${hasValue})
      ORDER BY r.id ${direction}
-     LIMIT ? OFFSET ?`,
+     LIMIT +? OFFSET ?`,
     scopePk, ...where.params, sort.field, limit - valued.length, Math.max(0, offset - valuedTotal),
   );
   return [...valued, ...missing];

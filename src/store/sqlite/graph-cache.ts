@@ -360,7 +360,7 @@ export class GraphCache {
           if (graph.generation !== generation) [generation, after] = [graph.generation, ''];
           // In id order through records_live_graph, so a step's ids span one stretch of the relation indexes.
           const ids = this.c.rows<[id: string]>(
-            'SELECT id FROM records WHERE id > ? AND workspace_id = ? AND deleted_at IS NULL ORDER BY id LIMIT ?', after, graph.workspaceId, PRELOAD_STEP,
+            'SELECT id FROM records WHERE id > ? AND workspace_id = ? AND deleted_at IS NULL ORDER BY id LIMIT +?', after, graph.workspaceId, PRELOAD_STEP,
           ).map((row) => row[0]);
           if (ids.length === 0) {
             graph.preloading = false;
@@ -387,7 +387,7 @@ export class GraphCache {
       return;
     }
     const changes = this.c.rows<[seq: number, workspaceId: string, a: string, b: string | null]>(
-      'SELECT seq, workspace_id, a, b FROM graph_changes WHERE seq > ? ORDER BY seq LIMIT ?', this.#seq, MAX_CHANGES_APPLIED + 1,
+      'SELECT seq, workspace_id, a, b FROM graph_changes WHERE seq > ? ORDER BY seq LIMIT +?', this.#seq, MAX_CHANGES_APPLIED + 1,
     );
     if (changes.length > MAX_CHANGES_APPLIED) {
       this.#restart();

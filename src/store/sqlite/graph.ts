@@ -206,7 +206,7 @@ export function graphMethods(c: Connection) {
       return c.all<{ id: string }>(
         `SELECT r.id FROM records r
          WHERE r.object_type_pk = (SELECT pk FROM object_types WHERE workspace_id = ? AND slug = ? AND deleted_at IS NULL)
-           AND r.deleted_at IS NULL AND r.id > ? ORDER BY r.id LIMIT ?`,
+           AND r.deleted_at IS NULL AND r.id > ? ORDER BY r.id LIMIT +?`,
         workspaceId, objectSlug, after ?? '', limit,
       ).map((row) => row.id);
     },

@@ -42,7 +42,7 @@ function countFromValues(c: Connection, space: ItemSpace, scopePk: number, match
 
 /** One page of `SELECT items {from} ORDER BY ...`. */
 export function pageOf<Row>(c: Connection, columns: string, from: SqlFragment, orderBy: string, offset: number, limit: number): Row[] {
-  return c.all<Row>(`SELECT ${columns} ${from.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...from.params, limit, offset);
+  return c.all<Row>(`SELECT ${columns} ${from.sql} ORDER BY ${orderBy} LIMIT +? OFFSET ?`, ...from.params, limit, offset);
 }
 
 /** SQL on `r` that holds for the items in a compiled filter's set (every item without a filter). */

@@ -49,7 +49,7 @@ export function queryMethods(c: Connection) {
            ),
            whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?)
            SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM m JOIN records r ON r.pk = m.pk
-           ORDER BY m.pk NOT IN (SELECT pk FROM whole), length(m.sz), m.sz, r.id LIMIT ? OFFSET ?`,
+           ORDER BY m.pk NOT IN (SELECT pk FROM whole), length(m.sz), m.sz, r.id LIMIT +? OFFSET ?`,
           ...params, match.words, query.limit, query.offset,
         );
         const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };

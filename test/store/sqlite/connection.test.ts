@@ -22,6 +22,17 @@ describe('SQLite connection', () => {
   };
   const values = (conn: Connection): number[] => conn.rows<[number]>('SELECT n FROM t ORDER BY n').map((row) => row[0]);
 
+  it('refuses a bare LIMIT or LIKE/GLOB pattern parameter, which SQLite would replan on every run', () => {
+    const conn = open();
+    for (const sql of ['SELECT n FROM t LIMIT ?', 'SELECT n FROM t ORDER BY n limit  ? OFFSET ?', "SELECT n FROM t WHERE CAST(n AS TEXT) LIKE ? ESCAPE '\\'", 'SELECT n FROM t WHERE CAST(n AS TEXT) GLOB ?']) {
+      expect(() => conn.all(sql, 1)).toThrow(/write \+\? there/);
+      expect(() => conn.rows(sql, 1)).toThrow(/write \+\? there/);
+    }
+    for (const n of [1, 2, 3, 14]) conn.run('INSERT INTO t (n) VALUES (?)', n);
+    expect(conn.rows<[number]>('SELECT n FROM t ORDER BY n LIMIT +? OFFSET ?', 2, 1).map((row) => row[0])).toEqual([2, 3]);
+    expect(conn.rows<[number]>('SELECT n FROM t WHERE CAST(n AS TEXT) LIKE +? ORDER BY n', '1%').map((row) => row[0])).toEqual([1, 14]);
+  });
+
   it('commits a transaction and answers what its function returns', () => {
     const conn = open();
     expect(conn.tx(() => conn.run('INSERT INTO t (n) VALUES (1)').changes)).toBe(1);
