@@ -6,7 +6,8 @@ import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
  * How listings and the reads behind them are planned (notes, tasks and messages by record; a
- * batch's existing list entries; pattern filters on text; a list entry count's version key),
+ * batch's existing list entries; pattern filters on text; a list entry count's version key; the
+ * search page),
  * explained on the same file: every statement a read runs is captured and its plan checked, so a
  * read that would grow with the whole file rather than with what it asks for fails here. Plans
  * depend on the planner statistics the migrations write, not on how much data there is, so a
@@ -60,6 +61,22 @@ describe('listing plans', () => {
       expect((await t.store.listNotes(ws.id, { record_id: record.id, offset: 0, limit: 25 })).total).toBe(1);
     });
     expectFromLinks(plans, 'note_records_by_record', /notes_live_by_workspace/);
+  });
+
+  // The search page ranks by each hit's word count (records_fts_docsize) and whether its words
+  // are whole (a second MATCH): both must be read per hit by key, not by scanning a table.
+  it('reads each search hit, its liveness and its length by key', async () => {
+    const { ws } = await fixture();
+    const plans = await plansOf('records_fts', async () => {
+      expect((await t.store.searchRecords(ws.id, { text: 'acm', offset: 0, limit: 25 })).total).toBe(1);
+    }, 'f');
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!.join('\n');
+    expect(plan).toMatch(/SCAN f VIRTUAL TABLE/);
+    expect(plan).toMatch(/SEARCH r USING INTEGER PRIMARY KEY/);
+    expect(plan).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+    expect(plan).toMatch(/SCAN records_fts VIRTUAL TABLE/);
+    expect(plan).not.toMatch(/SCAN (r|d)\b/);
   });
 
   it('reads the tasks of a record from its links', async () => {
