@@ -37,19 +37,24 @@ export function queryMethods(c: Connection) {
         : { sql: 'r.object_type_pk IN (SELECT pk FROM object_types WHERE workspace_id = ? AND deleted_at IS NULL)', params: [workspaceId] };
       const where = `WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`;
       const params = [match.prefixes, workspaceId, ...ofType.params];
-      // The matches (pk and length only) are found once and both counted and paged from there; a
-      // page past the end has no row to carry the total, so only then is it counted apart.
+      // The matches (pk, id and length only) are found once, then counted and ranked; only the
+      // page's rows are read whole. A page past the end has no row to carry the total, so only
+      // then is it counted apart.
       // `records_fts_docsize.sz` is FTS5's own count of the row's tokens (one column), a
       // big-endian varint: a longer one is a larger count, and of equal lengths the bytes order as
       // the counts do (test/store/sqlite/search-order.test.ts holds FTS5 to that).
       return c.tx(() => {
         const rows = c.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
-             SELECT r.pk, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
+             SELECT r.pk, r.id, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
            ),
-           whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?)
-           SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM m JOIN records r ON r.pk = m.pk
-           ORDER BY m.pk NOT IN (SELECT pk FROM whole), length(m.sz), m.sz, r.id LIMIT +? OFFSET ?`,
+           whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?),
+           page AS MATERIALIZED (
+             SELECT pk, pk NOT IN (SELECT pk FROM whole) AS tier, length(sz) AS width, sz, id FROM m
+             ORDER BY tier, width, sz, id LIMIT +? OFFSET ?
+           )
+           SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM page JOIN records r ON r.pk = page.pk
+           ORDER BY page.tier, page.width, page.sz, page.id`,
           ...params, match.words, query.limit, query.offset,
         );
         const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };
