@@ -1,5 +1,6 @@
 /** A word as the unicode61 tokenizer sees it: letters, digits and combining marks. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** More words than this add nothing but cost; the rest of a pasted paragraph is ignored. */
 const MAX_WORDS = 16;
 
@@ -16,7 +17,9 @@ export interface FtsQuery {
  * syntax. Returns null when the input holds no word at all (the search then finds nothing).
  */
 export function toFtsQuery(text: string): FtsQuery | null {
-  const words = (text.match(WORD) ?? []).slice(0, MAX_WORDS);
+  // A run of combining marks alone is no word once diacritics are removed; as a phrase it would
+  // match nothing and so fail the whole search (the Neo4j adapter drops it the same way).
+  const words = (text.match(WORD) ?? []).slice(0, MAX_WORDS).filter((word) => LETTER_OR_DIGIT.test(word));
   if (words.length === 0) return null;
   return {
     prefixes: words.map((word) => `"${word}"*`).join(' AND '),

@@ -17,6 +17,11 @@ describe('full-text query sanitising', () => {
     expect(toFtsQuery('name:acme NEAR(a b) ^x -y')?.prefixes).toBe('"name"* AND "acme"* AND "NEAR"* AND "a"* AND "b"* AND "x"* AND "y"*');
   });
 
+  it('drops a run of combining marks alone, which is no word once diacritics are removed', () => {
+    expect(toFtsQuery('acme \u0301')).toEqual({ prefixes: '"acme"*', words: '"acme"' });
+    expect(toFtsQuery('\u0301\u0308')).toBeNull();
+  });
+
   it('returns null when there is no word', () => {
     expect(toFtsQuery('')).toBeNull();
     expect(toFtsQuery(' *"() : ')).toBeNull();
