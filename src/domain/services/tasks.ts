@@ -143,7 +143,9 @@ export class TaskService {
 
   private async views(tasks: Task[]): Promise<TaskView[]> {
     const summaries = await this.records.summaries(tasks.flatMap((t) => t.record_ids));
-    const users = new Map((await this.store.listUsers(this.ws)).map((u) => [u.id, u]));
+    // Only the assignees on this page: a workspace may have many more members than a page has tasks.
+    const assignees = [...new Set(tasks.flatMap((t) => (t.assignee_id ? [t.assignee_id] : [])))];
+    const users = new Map((await this.store.getUsers(this.ws, assignees)).map((u) => [u.id, u]));
     const now = Date.now();
     return tasks.map((task) => {
       const { workspace_id: _ws, ...rest } = task;

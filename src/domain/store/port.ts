@@ -43,6 +43,8 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
   createUser(input: NewUser): Promise<User>;
   getUser(workspaceId: string, userId: string): Promise<User | null>;
   listUsers(workspaceId: string): Promise<User[]>;
+  /** The workspace's users among these ids, in listUsers' order; an id of no such user is left out. */
+  getUsers(workspaceId: string, userIds: readonly string[]): Promise<User[]>;
   updateUserRole(workspaceId: string, userId: string, role: Role): Promise<User>;
 
   createApiKey(input: NewApiKey): Promise<ApiKey>;

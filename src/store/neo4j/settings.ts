@@ -66,6 +66,12 @@ export function settingsMethods(conn: Connection) {
       return rows.map((row) => toUser(props(row, 'user')!));
     },
 
+    async getUsers(workspaceId: string, userIds: readonly string[]): Promise<User[]> {
+      if (userIds.length === 0) return [];
+      const rows = await conn.read((tx) => tx.rows(bind(Q.GET_USERS, { workspace_id: workspaceId, ids: [...userIds] })));
+      return rows.map((row) => toUser(props(row, 'user')!));
+    },
+
     async updateUserRole(workspaceId: string, userId: string, role: Role): Promise<User> {
       const p = props(await conn.write((tx) => tx.first(bind(Q.UPDATE_USER_ROLE, { workspace_id: workspaceId, id: userId, role }))), 'user');
       if (!p) throw notFound('user', userId);

@@ -78,6 +78,14 @@ export function settingsMethods(c: Connection) {
       return c.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE workspace_id = ? ORDER BY created_at, rowid`, workspaceId);
     },
 
+    getUsers(workspaceId: string, userIds: readonly string[]): User[] {
+      if (userIds.length === 0) return [];
+      return c.all<UserRow>(
+        `SELECT ${USER_COLUMNS} FROM users WHERE workspace_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+        workspaceId, JSON.stringify(userIds),
+      );
+    },
+
     updateUserRole(workspaceId: string, userId: string, role: Role): User {
       const { changes } = c.run('UPDATE users SET role = ? WHERE workspace_id = ? AND id = ?', role, workspaceId, userId);
       if (changes === 0) throw notFound('user', userId);

@@ -72,6 +72,7 @@ export function isolationCases(h: Harness): void {
       const key = await h.store.createApiKey({ workspace_id: a.id, user_id: user.id, name: 'k', scopes: [], hash, last_four: hash.slice(-4) });
       expect(await h.store.getUser(b.id, user.id)).toBeNull();
       expect(await h.store.listUsers(b.id)).toEqual([]);
+      expect(await h.store.getUsers(b.id, [user.id])).toEqual([]);
       await expectCrmError(h.store.updateUserRole(b.id, user.id, 'owner'), 'not_found');
       expect((await h.store.getUser(a.id, user.id))?.role).toBe('member');
       expect(await h.store.listApiKeys(b.id)).toEqual([]);

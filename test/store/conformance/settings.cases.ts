@@ -108,6 +108,18 @@ export function settingsCases(h: Harness): void {
       expect((await h.store.listUsers(a.id)).map((u) => u.id)).toEqual([first.id, second.id]);
     });
 
+    it('gets the members among some ids in list order, leaving out ids of no member', async () => {
+      const [a, b] = [await freshWorkspace(h), await freshWorkspace(h)];
+      const first = await addMember(h, a.id);
+      await sleep(2);
+      const second = await addMember(h, a.id);
+      await addMember(h, a.id);
+      const elsewhere = await addMember(h, b.id);
+      const ids = [second.id, 'usr_00000000000000000000000000', first.id, elsewhere.id, second.id];
+      expect(await h.store.getUsers(a.id, ids)).toEqual([first, second]);
+      expect(await h.store.getUsers(a.id, [])).toEqual([]);
+    });
+
     it("changes a member's role", async () => {
       const ws = await freshWorkspace(h);
       const user = await addMember(h, ws.id);

@@ -55,6 +55,12 @@ MATCH (u:User {workspace_id: $workspace_id})
 RETURN ${USER} AS user
 ORDER BY u.created_at, u.seq, u.id`);
 
+export const GET_USERS = statement('getUsers', ['workspace_id', 'ids'], `
+MATCH (u:User)
+WHERE u.id IN $ids AND u.workspace_id = $workspace_id
+RETURN ${USER} AS user
+ORDER BY u.created_at, u.seq, u.id`);
+
 export const UPDATE_USER_ROLE = statement('updateUserRole', ['workspace_id', 'id', 'role'], `
 MATCH (u:User {workspace_id: $workspace_id, id: $id})
 SET u.role = $role
