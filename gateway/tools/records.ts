@@ -118,7 +118,7 @@ export const recordTools = [
     name: 'records.search',
     scope: 'records',
     title: 'Search records',
-    description: 'Full-text search across record text (names, emails, domains, descriptions, ...). Every word must match, as a prefix; best matches first. Example: {"query": "ada love"}. Returns {items, total, page, page_size}.',
+    description: 'Full-text search across record text (names, emails, domains, descriptions, ...). Every word must match, as a prefix; records holding every word whole come first, then those with less text, ties by id. Example: {"query": "ada love"}. Returns {items, total, page, page_size}.',
     input: z.strictObject({
       query: z.string().min(1).max(LIMITS.searchQueryMaxLength).describe('Words to find, e.g. "acme"'),
       object_type_slug: objectTypeSlug.optional(),

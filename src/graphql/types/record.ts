@@ -71,7 +71,7 @@ builder.queryFields((t) => ({
   }),
   searchRecords: t.field({
     type: RecordPageRef,
-    description: 'Full-text search over record text, best matches first; each word matches as a prefix.',
+    description: 'Full-text search over record text; each word matches as a prefix. Records holding every word whole come first, then those with less text, ties by id.',
     authScopes: { tool: 'records' },
     args: {
       query: t.arg.string({ required: true }),
