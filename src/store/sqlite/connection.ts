@@ -37,6 +37,8 @@ export class Connection {
    * BEGIN or SAVEPOINT when it is called, not when it is made.
    */
   #transaction: ((fn: () => unknown) => unknown) | null = null;
+  /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
+  readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
 
   constructor(readonly path: string, readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS) {}
 
@@ -132,10 +134,39 @@ export class Connection {
     return this.stmt(sql).run(...params);
   }
 
-  /** Runs `fn` in a transaction (a savepoint when nested); a throw rolls everything back. */
+  /**
+   * Runs `fn` in a transaction (a savepoint when nested); a throw rolls everything back. The
+   * outermost transaction settles what its writes owe (see owe) after `fn`, before it commits.
+   */
   tx<T>(fn: () => T): T {
     if (!this.#transaction) throw notOpen();
-    return this.#transaction(fn) as T;
+    if (this.db.inTransaction) return this.#transaction(fn) as T;
+    try {
+      return this.#transaction(() => {
+        const result = fn();
+        for (const owed of this.#owed.values()) owed.settle(owed.total);
+        return result;
+      }) as T;
+    } finally {
+      this.#owed.clear();
+    }
+  }
+
+  /**
+   * Work a write owes that is cheaper done once per transaction than once per write: `amount` is
+   * added to the tally under `key`, and `settle` receives the sum just before the outermost
+   * transaction commits (inside it, so a failure rolls the writes back too). A rollback drops the
+   * tally with the writes. Outside a transaction the write has committed already, so the work is
+   * done at once.
+   */
+  owe(key: string, amount: number, settle: (total: number) => void): void {
+    if (!this.db.inTransaction) {
+      settle(amount);
+      return;
+    }
+    const owed = this.#owed.get(key);
+    if (owed) owed.total += amount;
+    else this.#owed.set(key, { total: amount, settle });
   }
 
   /**

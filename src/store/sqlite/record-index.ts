@@ -1,7 +1,7 @@
 import { isIdOf } from '../../domain/ids.ts';
 import type { RecordData } from '../../domain/types.ts';
 import type { UniqueClaim } from '../../domain/store/port.ts';
-import type { Connection } from './connection.ts';
+import { perConnection, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
 import { RECORDS, type ItemSpace } from './items.ts';
 
@@ -89,16 +89,44 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
   const values = c.stmt(RECORDS.insertValue);
   for (const row of rows) values.run(...row);
   const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
+  let searched = 0;
   for (const { record, data } of records) {
     const body = searchText(data);
-    if (body !== '') search.run(record.pk, body);
+    if (body !== '') {
+      search.run(record.pk, body);
+      searched++;
+    }
   }
+  if (searched > 0) c.owe(SEARCH_MERGE, searched, mergeSearchIndex(c));
 }
 
 export function unindexRecord(c: Connection, recordPk: number): void {
   unindexValues(c, RECORDS, recordPk);
   c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
+  c.owe(SEARCH_MERGE, 1, mergeSearchIndex(c));
 }
+
+const SEARCH_MERGE = 'search index merge';
+/**
+ * At most this many pages of merging per record a transaction adds to or removes from the search
+ * index. FTS5 keeps the index as segments in levels and merges four of a level into one of the
+ * next; left to itself (automerge, now 0) it did that in quanta of 64 pages per level inside
+ * whichever commit crossed its 64th page written since the last, so one create in 64 paid for a
+ * few hundred pages (~10 ms at 100k records, most of records.create's p99). Asked for here, just
+ * before each write commits, the work comes in pieces no larger than this per record. It keeps
+ * pace with automerge, which owes about one page per level for each page written (a record's
+ * write is about a page; an index of 4^8 pages has about eight levels); a bulk write's allowance
+ * covers every merge then due.
+ */
+export const MERGE_PAGES_PER_RECORD = 8;
+
+/**
+ * The settle step of SEARCH_MERGE on a connection: FTS5's `merge` command with the allowance. A
+ * positive allowance merges only levels holding `usermerge` (4) segments or with a merge under way.
+ */
+const mergeSearchIndex = perConnection((c) => (records: number) => {
+  c.run(`INSERT INTO records_fts (records_fts, rank) VALUES ('merge', ?)`, Math.min(records * MERGE_PAGES_PER_RECORD, 2 ** 31 - 1));
+});
 
 /**
  * Claims each unique value for the record; `conflict` naming the field when one is taken. With

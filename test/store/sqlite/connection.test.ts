@@ -97,4 +97,34 @@ describe('SQLite connection', () => {
     expect(caught).toBeInstanceOf(CrmError);
     expect((caught as CrmError).code).toBe('unavailable');
   });
+  it('settles what writes owe once, inside the outermost transaction, just before it commits', () => {
+    const conn = open();
+    const settled: Array<[number, boolean]> = [];
+    const settle = (total: number) => {
+      settled.push([total, conn.db.inTransaction]);
+      conn.run('INSERT INTO t (n) VALUES (?)', 100 + total);
+    };
+    conn.tx(() => {
+      conn.run('INSERT INTO t (n) VALUES (1)');
+      conn.owe('k', 2, settle);
+      conn.tx(() => conn.owe('k', 3, settle));
+      expect(settled).toEqual([]);
+    });
+    // One settle with the sum, inside the transaction, its write committed with the rest.
+    expect(settled).toEqual([[5, true]]);
+    expect(values(conn)).toEqual([1, 105]);
+  });
+
+  it('drops what a rolled-back transaction owed, and settles at once outside a transaction', () => {
+    const conn = open();
+    const settled: number[] = [];
+    expect(() => conn.tx(() => {
+      conn.owe('k', 4, (total) => settled.push(total));
+      throw new Error('roll back');
+    })).toThrow('roll back');
+    conn.tx(() => conn.owe('k', 1, (total) => settled.push(total)));
+    expect(settled).toEqual([1]);
+    conn.owe('k', 7, (total) => settled.push(total));
+    expect(settled).toEqual([1, 7]);
+  });
 });
