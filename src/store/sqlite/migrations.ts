@@ -708,7 +708,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 23,
     name: 'search index merged a few pages per write',
     // FTS5's own merging (automerge) runs in quanta of 64 pages per level of the index, inside
-    // whichever commit crosses its 64th page written since the last: one create in 64 paid ~10 ms.
+    // whichever commit crosses its 64th page written since the last: while a large merge was
+    // under way, one create in 64 paid ~10 ms.
     // Writes now merge a few pages each just before they commit (record-index.ts, mergeSearchIndex).
     sql: `INSERT INTO records_fts (records_fts, rank) VALUES ('automerge', 0);`,
   },

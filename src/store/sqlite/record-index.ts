@@ -108,17 +108,18 @@ export function unindexRecord(c: Connection, recordPk: number): void {
 
 const SEARCH_MERGE = 'search index merge';
 /**
- * At most this many pages of merging per record a transaction adds to or removes from the search
- * index. FTS5 keeps the index as segments in levels and merges four of a level into one of the
- * next; left to itself (automerge, now 0) it did that in quanta of 64 pages per level inside
- * whichever commit crossed its 64th page written since the last, so one create in 64 paid for a
- * few hundred pages (~10 ms at 100k records, most of records.create's p99). Asked for here, just
- * before each write commits, the work comes in pieces no larger than this per record. It keeps
- * pace with automerge, which owes about one page per level for each page written (a record's
- * write is about a page; an index of 4^8 pages has about eight levels); a bulk write's allowance
- * covers every merge then due.
+ * Pages of merging allowed per record a transaction adds to or removes from the search index.
+ * FTS5 keeps the index as segments in levels and merges four of a level into one of the next;
+ * left to itself (automerge, now 0) it did that in quanta of 64 pages per level inside whichever
+ * commit crossed its 64th page written since the last, so while a large merge was under way one
+ * create in 64 wrote a few hundred pages (~10 ms at 100k records, and every call in flight waited
+ * behind it). Asked for here, just before each write commits, the work comes in small steps (a
+ * step ends at a term boundary, so a common word's doclist still comes whole). This keeps pace
+ * with automerge, which owes about one page per level for each page written (a record's write is
+ * about a page; an index of 4^8 pages has about eight levels); a bulk write's allowance covers
+ * every merge then due.
  */
-export const MERGE_PAGES_PER_RECORD = 8;
+const MERGE_PAGES_PER_RECORD = 8;
 
 /**
  * The settle step of SEARCH_MERGE on a connection: FTS5's `merge` command with the allowance. A

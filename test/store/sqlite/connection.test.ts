@@ -97,6 +97,7 @@ describe('SQLite connection', () => {
     expect(caught).toBeInstanceOf(CrmError);
     expect((caught as CrmError).code).toBe('unavailable');
   });
+
   it('settles what writes owe once, inside the outermost transaction, just before it commits', () => {
     const conn = open();
     const settled: Array<[number, boolean]> = [];

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
-const MERGE_PAGES_PER_RECORD = 8;
 import { recordMethods } from '../../../src/store/sqlite/records.ts';
 import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
