@@ -97,13 +97,13 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
       searched++;
     }
   }
-  if (searched > 0) c.owe(SEARCH_MERGE, searched, mergeSearchIndex(c));
+  if (searched > 0) oweSearchMerge(c, searched);
 }
 
 export function unindexRecord(c: Connection, recordPk: number): void {
   unindexValues(c, RECORDS, recordPk);
   c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
-  c.owe(SEARCH_MERGE, 1, mergeSearchIndex(c));
+  oweSearchMerge(c, 1);
 }
 
 const SEARCH_MERGE = 'search index merge';
@@ -128,6 +128,11 @@ const MERGE_PAGES_PER_RECORD = 8;
 const mergeSearchIndex = perConnection((c) => (records: number) => {
   c.run(`INSERT INTO records_fts (records_fts, rank) VALUES ('merge', ?)`, Math.min(records * MERGE_PAGES_PER_RECORD, 2 ** 31 - 1));
 });
+
+/** Owes the merge allowance of `records` search rows written or removed in the open transaction. */
+function oweSearchMerge(c: Connection, records: number): void {
+  c.owe(SEARCH_MERGE, records, mergeSearchIndex(c));
+}
 
 /**
  * Claims each unique value for the record; `conflict` naming the field when one is taken. With
