@@ -1,7 +1,8 @@
 // Runs in a worker thread (see checkpointer.ts): plain JavaScript, so it loads without the
 // TypeScript loader. It holds its own connection to the database file and copies committed WAL
 // frames back into the file on a timer, which SQLite would otherwise do inside whichever commit
-// crosses the WAL size limit, stalling that request.
+// crosses the WAL size limit, stalling that request. When the WAL has grown past a bound it asks
+// the serving thread to hold its calls, restarts the WAL from its beginning and lets them go.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -21,16 +22,65 @@ try {
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
 
+/** How long a restart waits for readers to leave the WAL before giving up until the next pass. */
+const RESTART_BUSY_MS = 200;
+
+/** After a restart that found a reader it could not wait out, the next is not asked for before this. */
+const RESTART_BACKOFF_MS = 5000;
+
+/** True from asking the serving thread to hold its calls until telling it to release them. */
+let holding = false;
+/** Date.now() before which no restart is asked for (see RESTART_BACKOFF_MS). */
+let quietUntil = 0;
+
 const timer = setInterval(() => {
+  if (holding) return;
   try {
     // PASSIVE never waits for readers or writers: it copies what it can and tries again later.
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Under a steady stream of writes a PASSIVE pass never catches the writer, and SQLite only
+    // starts the WAL over when a write begins with every frame already copied, so the file would
+    // grow for as long as the writes go on. Past the bound, the calls are held for a moment; not
+    // while a long reader (a dump's snapshot) keeps frames from being copied, since the restart
+    // would then wait for it with the calls held.
+    if (result && result.log >= workerData.restartFrames && result.checkpointed === result.log && Date.now() >= quietUntil) {
+      holding = true;
+      parentPort.postMessage('hold');
+    }
   } catch {
     // A busy or closing database: the next tick tries again.
   }
 }, workerData.intervalMs);
 
+/**
+ * The serving thread holds its calls ('held'): RESTART copies the frames written since the last
+ * pass and waits for readers to leave the WAL, after which the next write starts the WAL over from
+ * its first frame. Writers in other processes wait on their busy timeout as for any writer.
+ */
+function restart() {
+  try {
+    // The calls wait meanwhile, so a reader that will not leave is not waited for long.
+    db.pragma(`busy_timeout = ${RESTART_BUSY_MS}`);
+    const [result] = db.pragma('wal_checkpoint(RESTART)');
+    if (result?.busy) quietUntil = Date.now() + RESTART_BACKOFF_MS;
+  } catch {
+    // Busy past the timeout or closing: the next pass over the bound asks again.
+  } finally {
+    try {
+      db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);
+    } catch {
+      // closing
+    }
+    holding = false;
+    parentPort.postMessage('release');
+  }
+}
+
 parentPort.on('message', (message) => {
+  if (message === 'held') {
+    restart();
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(timer);
   db.close();

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CrmError } from '../../domain/errors.ts';
-import { Checkpointer } from './checkpointer.ts';
+import { Checkpointer, RESTART_FRAMES } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 
 /** What better-sqlite3 binds: booleans and undefined are not among them. */
@@ -40,7 +40,11 @@ export class Connection {
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
 
-  constructor(readonly path: string, readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS) {}
+  constructor(
+    readonly path: string,
+    readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS,
+    readonly walRestartFrames: number = RESTART_FRAMES,
+  ) {}
 
   open(): void {
     if (!this.#db) {
@@ -65,7 +69,7 @@ export class Connection {
       this.#transaction = db.transaction((fn: () => unknown) => fn());
     }
     applyMigrations(this.#db);
-    if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs);
+    if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs, this.walRestartFrames);
   }
 
   /**
@@ -84,6 +88,14 @@ export class Connection {
     this.#db = null;
     await stopped;
     db?.close();
+  }
+
+  /**
+   * Set while the checkpoint thread restarts the WAL (Checkpointer.held): calls wait for it before
+   * they begin. Null otherwise, and on connections without the thread (in memory, read-only).
+   */
+  get held(): Promise<void> | null {
+    return this.#checkpointer?.held ?? null;
   }
 
   /** True between open() and close(). */

@@ -26,6 +26,8 @@ export interface SqliteStoreOptions {
   path: string;
   /** How long a write waits for another process's lock before failing with `unavailable`; default 5000 ms. */
   busyTimeoutMs?: number;
+  /** WAL frames past which the checkpoint thread restarts the WAL (default RESTART_FRAMES, 1 GB of pages). */
+  walRestartFrames?: number;
 }
 
 type Method = (...args: any[]) => unknown;
@@ -35,12 +37,15 @@ type Async<T extends Record<string, Method>> = {
 
 /**
  * The port is async, better-sqlite3 is synchronous: each method runs its synchronous body and
- * turns any failure into a CrmError through the one translateError.
+ * turns any failure into a CrmError through the one translateError. A method begins only once
+ * the checkpoint thread is not restarting the WAL (Connection.held).
  */
-function asyncMethods<T extends Record<string, Method>>(methods: T): Async<T> {
+function asyncMethods<T extends Record<string, Method>>(c: Connection, methods: T): Async<T> {
   const wrapped: Record<string, Method> = {};
   for (const [name, method] of Object.entries(methods)) {
     wrapped[name] = async (...args: unknown[]) => {
+      const held = c.held;
+      if (held !== null) await held;
       try {
         return method(...args);
       } catch (err) {
@@ -56,11 +61,11 @@ function asyncMethods<T extends Record<string, Method>>(methods: T): Async<T> {
  * Call `init()` before anything else; it opens the database and applies pending migrations.
  */
 export function createSqliteStore(opts: SqliteStoreOptions): Store {
-  const c = new Connection(opts.path, opts.busyTimeoutMs);
+  const c = new Connection(opts.path, opts.busyTimeoutMs, opts.walRestartFrames);
   const store: Store = {
     kind: 'sqlite',
     close: () => c.close(),
-    ...asyncMethods({
+    ...asyncMethods(c, {
       init: () => c.open(),
       ...settingsMethods(c),
       ...keyHolderMethods(c),

@@ -1,7 +1,19 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/domain/ids.ts';
 import { CHECKPOINT_NICE } from '../../../src/store/sqlite/checkpointer.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
+
+/** The WAL header's checkpoint sequence number (bytes 12-15): SQLite adds one each time it starts the WAL over. */
+function walSequence(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const header = Buffer.alloc(16);
+    return readSync(fd, header, 0, 16, 0) === 16 ? header.readUInt32BE(12) : -1;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,6 +68,35 @@ describe('sqlite WAL checkpoints', () => {
     }
     expect(after).toBe(before + 1);
     expect(threadNiceValues().filter((nice) => nice === 0).length).toBeGreaterThan(0);
+  });
+
+  it('starts the WAL over under a stream of writes that never lets a checkpoint catch up, and every write succeeds', async () => {
+    // 256 frames (1 MB) instead of 1 GB, so the writes cross the bound within a checkpoint pass.
+    t = await tempStore({ walRestartFrames: 256 });
+    const ws = await t.workspace();
+    const wal = `${t.path}-wal`;
+    let written = 0;
+    let restarts = 0;
+    let sequence = walSequence(wal);
+    const deadline = Date.now() + 8_000;
+    // Four callers at once, each writing record after record: every createRecord is a
+    // transaction that reads (the object type, the claims) before it writes, the kind a restart
+    // under way would fail with SQLITE_BUSY rather than make wait.
+    await Promise.all(Array.from({ length: 4 }, async (_, caller) => {
+      for (let i = 0; restarts < 3 && Date.now() < deadline; i++) {
+        await t!.store.createRecord(ws.id, { ...companies(1, { description: 'x'.repeat(2000), rank: i })[0]!, id: newId('record') });
+        written++;
+        const now = walSequence(wal);
+        if (now !== sequence) restarts++;
+        sequence = now;
+        // A server turns its event loop between calls (the thread's requests arrive there), as
+        // setImmediate does; a chain of zero timeouts would stay in the loop's timer phase.
+        if (i % 8 === caller) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }));
+    // Without the restarts the WAL only grows: no pass ever finds the writer caught up.
+    expect(restarts).toBe(3);
+    expect(await t.store.countRecords(ws.id, 'companies')).toBe(written);
   });
 
   it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
