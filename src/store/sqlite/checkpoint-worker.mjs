@@ -64,7 +64,8 @@ function restart() {
     const [result] = db.pragma('wal_checkpoint(RESTART)');
     if (result?.busy) quietUntil = Date.now() + RESTART_BACKOFF_MS;
   } catch {
-    // Busy past the timeout or closing: the next pass over the bound asks again.
+    // Busy past the timeout or closing: a later pass over the bound asks again.
+    quietUntil = Date.now() + RESTART_BACKOFF_MS;
   } finally {
     try {
       db.pragma(`busy_timeout = ${workerData.busyTimeoutMs}`);

@@ -9,7 +9,7 @@ export const CHECKPOINT_NICE = 10;
 /**
  * WAL frames (pages) past which the thread restarts the WAL: 1 GB of 4 KB pages. A create writes
  * about 40 pages (one or more in each of the b-trees it touches), so a stream of creates at the
- * bench's pace (1,600 a second on one core) reaches it every five seconds or so; each restart
+ * bench's pace (about 1,500 a second on one core) reaches it every five seconds or so; each restart
  * holds calls for about 100 ms there. At 64 MB the holds came four times a second and made up a
  * fifth of the time.
  */

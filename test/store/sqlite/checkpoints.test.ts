@@ -95,7 +95,7 @@ describe('sqlite WAL checkpoints', () => {
       }
     }));
     // Without the restarts the WAL only grows: no pass ever finds the writer caught up.
-    expect(restarts).toBe(3);
+    expect(restarts).toBeGreaterThanOrEqual(3);
     expect(await t.store.countRecords(ws.id, 'companies')).toBe(written);
   });
 
