@@ -18,6 +18,11 @@ const STATEMENT_CACHE_LIMIT = 500;
  * Statements are refused here rather than quietly rewritten, so the SQL in the code is what runs.
  */
 const REPLANNED_EVERY_RUN = /\b(?:LIMIT|LIKE|GLOB)\s+\?/i;
+/**
+ * How much of the file the scattered-reads connection maps (SQLite's ceiling in this build, 2 GB);
+ * the serving connection maps 256 MB (see Connection.scattered).
+ */
+const SCATTERED_MMAP_BYTES = 0x7fff0000;
 /** How long a write waits for another connection's lock before the store reports `unavailable`. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -40,13 +45,22 @@ export class Connection {
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
 
+  /** The read-only second connection of `scattered`, opened on first use. */
+  #scattered: Connection | null = null;
+
   constructor(
     readonly path: string,
     readonly busyTimeoutMs: number = DEFAULT_BUSY_TIMEOUT_MS,
     readonly walRestartFrames: number = RESTART_FRAMES,
+    /** A read-only connection for scattered reads (see `scattered`): no migrations, no checkpoint thread. */
+    private readonly scatteredReader = false,
   ) {}
 
   open(): void {
+    if (this.scatteredReader) {
+      this.#openScatteredReader();
+      return;
+    }
     if (!this.#db) {
       if (this.path !== ':memory:' && !this.path.startsWith('file:')) mkdirSync(dirname(this.path), { recursive: true });
       const db = new Database(this.path);
@@ -79,6 +93,9 @@ export class Connection {
    * next would miss the WAL's writes). Unusable from the call on.
    */
   async close(): Promise<void> {
+    const scattered = this.#scattered;
+    this.#scattered = null;
+    if (scattered) await scattered.close();
     const db = this.#db;
     const stopped = this.#checkpointer?.stop();
     this.#checkpointer = null;
@@ -88,6 +105,43 @@ export class Connection {
     this.#db = null;
     await stopped;
     db?.close();
+  }
+
+  #openScatteredReader(): void {
+    if (this.#db) return;
+    const db = new Database(this.path, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
+      db.pragma('cache_size = -16384');
+      db.pragma(`mmap_size = ${SCATTERED_MMAP_BYTES}`);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.#db = db;
+    this.#transaction = db.transaction((fn: () => unknown) => fn());
+  }
+
+  /**
+   * Where to run a read whose pages lie all over the file: a search at a million records looks up
+   * the record row of each of its ~200 matches, one random page each of a 6.7 GB file. A second,
+   * read-only connection on the same file maps its first 2 GB, so those pages cost no system call
+   * and no copy into SQLite's cache; the serving connection keeps its 256 MB map, since mapping
+   * more there made the reads with a small hot set (records.get, lists) slower (a mapped page is
+   * fetched without SQLite's page cache, which serves a hot set more cheaply). Inside a
+   * transaction, on an in-memory or a read-only connection, this connection itself (a second one
+   * would not see the transaction's writes, or another database altogether). It reads committed
+   * data as of its statement, as this connection does outside a transaction.
+   */
+  get scattered(): Connection {
+    const db = this.db;
+    if (db.inTransaction || db.memory || db.readonly || this.scatteredReader) return this;
+    if (!this.#scattered) {
+      const reader = new Connection(db.name, this.busyTimeoutMs, this.walRestartFrames, true);
+      reader.open();
+      this.#scattered = reader;
+    }
+    return this.#scattered;
   }
 
   /**

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrmError } from '../../../src/domain/errors.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
@@ -127,5 +130,41 @@ describe('SQLite connection', () => {
     expect(settled).toEqual([1]);
     conn.owe('k', 7, (total) => settled.push(total));
     expect(settled).toEqual([1, 7]);
+  });
+
+  it('reads scattered pages through a second, mapped, read-only connection that sees every commit, but not inside a transaction', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crm-scattered-'));
+    try {
+      c = new Connection(join(dir, 'crm.db'));
+      c.open();
+      c.db.exec('CREATE TABLE t (n INTEGER NOT NULL)');
+      const reader = c.scattered;
+      expect(reader).not.toBe(c);
+      expect(c.scattered).toBe(reader);
+      expect(reader.db.readonly).toBe(true);
+      expect(reader.db.pragma('mmap_size', { simple: true })).toBe(0x7fff0000);
+      expect(c.db.pragma('mmap_size', { simple: true })).toBe(268435456);
+      expect(() => reader.run('INSERT INTO t (n) VALUES (1)')).toThrow(/readonly/);
+      // A commit on the serving connection is seen by the reader's next statement.
+      c.run('INSERT INTO t (n) VALUES (1)');
+      expect(values(reader)).toEqual([1]);
+      // Inside a transaction the reader would miss its writes: the connection answers itself.
+      c.tx(() => {
+        c!.run('INSERT INTO t (n) VALUES (2)');
+        expect(c!.scattered).toBe(c);
+        expect(values(c!.scattered)).toEqual([1, 2]);
+      });
+      expect(values(reader)).toEqual([1, 2]);
+      await c.close();
+      expect(reader.isOpen).toBe(false);
+      c = undefined;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('has no second connection in memory: a second one would be another database', () => {
+    const conn = open();
+    expect(conn.scattered).toBe(conn);
   });
 });
