@@ -63,27 +63,16 @@ export class Connection {
     }
     if (!this.#db) {
       if (this.path !== ':memory:' && !this.path.startsWith('file:')) mkdirSync(dirname(this.path), { recursive: true });
-      const db = new Database(this.path);
-      try {
-        db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-        db.pragma('foreign_keys = ON');
-        // The default 2 MB page cache holds a sliver of a large workspace's value index, so big
-        // lists and bulk loads went to the OS for every other page: 64 MB (and mapped reads) keep
-        // the hot index pages in the process.
-        db.pragma('cache_size = -65536');
-        db.pragma('mmap_size = 268435456');
-        db.pragma('temp_store = MEMORY');
-      } catch (err) {
-        db.close();
-        throw err;
-      }
-      this.#db = db;
-      this.#transaction = db.transaction((fn: () => unknown) => fn());
+      // The default 2 MB page cache holds a sliver of a large workspace's value index, so big
+      // lists and bulk loads went to the OS for every other page: 64 MB (and mapped reads) keep
+      // the hot index pages in the process.
+      this.#adopt(new Database(this.path), [
+        'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -65536', 'mmap_size = 268435456', 'temp_store = MEMORY',
+      ]);
     }
-    applyMigrations(this.#db);
-    if (!this.#checkpointer && !this.#db.memory && !this.#db.readonly) this.#checkpointer = new Checkpointer(this.#db, this.busyTimeoutMs, this.walRestartFrames);
+    const db = this.db;
+    applyMigrations(db);
+    if (!this.#checkpointer && !db.memory && !db.readonly) this.#checkpointer = new Checkpointer(db, this.busyTimeoutMs, this.walRestartFrames);
   }
 
   /**
@@ -109,11 +98,14 @@ export class Connection {
 
   #openScatteredReader(): void {
     if (this.#db) return;
-    const db = new Database(this.path, { readonly: true, fileMustExist: true });
+    this.#adopt(new Database(this.path, { readonly: true, fileMustExist: true }), ['cache_size = -16384', `mmap_size = ${SCATTERED_MMAP_BYTES}`]);
+  }
+
+  /** Sets the busy timeout and the given pragmas on a newly opened database (closing it if one fails) and makes it this connection's. */
+  #adopt(db: Database.Database, pragmas: readonly string[]): void {
     try {
       db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
-      db.pragma('cache_size = -16384');
-      db.pragma(`mmap_size = ${SCATTERED_MMAP_BYTES}`);
+      for (const pragma of pragmas) db.pragma(pragma);
     } catch (err) {
       db.close();
       throw err;

@@ -43,9 +43,9 @@ export function queryMethods(c: Connection) {
       // `records_fts_docsize.sz` is FTS5's own count of the row's tokens (one column), a
       // big-endian varint: a longer one is a larger count, and of equal lengths the bytes order as
       // the counts do (test/store/sqlite/search-order.test.ts holds FTS5 to that).
-      const r = c.scattered;
-      return r.tx(() => {
-        const rows = r.all<RecordRow & { total: number }>(
+      const reader = c.scattered;
+      return reader.tx(() => {
+        const rows = reader.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
              SELECT r.pk, r.id, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
            ),
@@ -59,7 +59,7 @@ export function queryMethods(c: Connection) {
           ...params, match.words, query.limit, query.offset,
         );
         const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };
-        return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(r, from) : 0) };
+        return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(reader, from) : 0) };
       });
     },
   };
