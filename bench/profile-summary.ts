@@ -4,8 +4,11 @@
  * inclusive time, and self time by file or package. Run:
  *   npx tsx bench/profile-summary.ts <file.cpuprofile> [top=25] [filter]
  * `filter` keeps only inclusive rows whose function or file contains it (e.g. "gateway/").
+ * `--last S` keeps only the samples of the profile's last S seconds: a bench server's profile
+ * starts with its start-up (schema build, dataset preload), which would drown a cell's calls.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 
 interface ProfileNode {
   id: number;
@@ -19,9 +22,11 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg, filter] = process.argv.slice(2);
-if (!file) {
-  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [filter]');
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' } } });
+const [file, topArg, filter] = positionals;
+const last = values.last === undefined ? Infinity : Number(values.last);
+if (!file || !(last > 0)) {
+  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [filter] [--last seconds]');
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
@@ -30,8 +35,14 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
+// Each sample's time since the profile started, to keep only the last `--last` seconds.
+const at: number[] = [];
+profile.timeDeltas.reduce((sum, d, i) => (at[i] = sum + d), 0);
+const from = (at.at(-1) ?? 0) - last * 1e6;
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+profile.samples.forEach((id, i) => {
+  if (at[i]! >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const idle = [...self].filter(([id]) => /^\((idle|program|garbage collector)\)$/.test(byId.get(id)!.callFrame.functionName));
 
