@@ -2,7 +2,8 @@
 // TypeScript loader. It holds its own connection to the database file and copies committed WAL
 // frames back into the file on a timer, which SQLite would otherwise do inside whichever commit
 // crosses the WAL size limit, stalling that request. When the WAL has grown past a bound it asks
-// the serving thread to hold its calls, restarts the WAL from its beginning and lets them go.
+// the serving thread to pause before its next store call, restarts the WAL from its beginning and
+// lets it go on.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -28,15 +29,21 @@ const RESTART_BUSY_MS = 200;
 /** After a restart that found a reader it could not wait out, the next is not asked for before this. */
 const RESTART_BACKOFF_MS = 5000;
 
-/** True from asking the serving thread to hold its calls until telling it to release them. */
-let holding = false;
+/** Shared with the serving thread (checkpointer.ts, HoldState): 0 idle, 1 asked, 2 held. */
+const state = workerData.state;
+const IDLE = 0;
+const ASKED = 1;
+const HELD = 2;
+
 /** Date.now() before which no restart is asked for (see RESTART_BACKOFF_MS). */
 let quietUntil = 0;
 
 const timer = setInterval(() => {
-  if (holding) return;
+  if (Atomics.load(state, 0) === HELD) return; // a restart is under way (see below)
   try {
     // PASSIVE never waits for readers or writers: it copies what it can and tries again later.
+    // It goes on while a restart is asked for and not yet granted, which takes as long as the
+    // serving thread goes without a store call.
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
     // Under a steady stream of writes a PASSIVE pass never catches the writer, and SQLite only
     // starts the WAL over when a write begins with every frame already copied, so the file would
@@ -44,18 +51,27 @@ const timer = setInterval(() => {
     // while a long reader (a dump's snapshot) keeps frames from being copied, since the restart
     // would then wait for it with the calls held.
     if (result && result.log >= workerData.restartFrames && result.checkpointed === result.log && Date.now() >= quietUntil) {
-      holding = true;
-      parentPort.postMessage('hold');
+      if (Atomics.compareExchange(state, 0, IDLE, ASKED) === IDLE) awaitHold();
     }
   } catch {
     // A busy or closing database: the next tick tries again.
   }
 }, workerData.intervalMs);
 
+/** Restarts the WAL once the serving thread, at its next store call, has paused (HELD). */
+function awaitHold() {
+  const waiting = Atomics.waitAsync(state, 0, ASKED);
+  const granted = () => {
+    if (Atomics.load(state, 0) === HELD) restart();
+  };
+  if (waiting.async) void waiting.value.then(granted);
+  else granted();
+}
+
 /**
- * The serving thread holds its calls ('held'): RESTART copies the frames written since the last
- * pass and waits for readers to leave the WAL, after which the next write starts the WAL over from
- * its first frame. Writers in other processes wait on their busy timeout as for any writer.
+ * The serving thread waits (HELD): RESTART copies the frames written since the last pass and waits
+ * for readers to leave the WAL, after which the next write starts the WAL over from its first
+ * frame. Writers in other processes wait on their busy timeout as for any writer.
  */
 function restart() {
   try {
@@ -72,18 +88,17 @@ function restart() {
     } catch {
       // closing
     }
-    holding = false;
-    parentPort.postMessage('release');
+    Atomics.store(state, 0, IDLE);
+    Atomics.notify(state, 0);
   }
 }
 
 parentPort.on('message', (message) => {
-  if (message === 'held') {
-    restart();
-    return;
-  }
   if (message !== 'stop') return;
   clearInterval(timer);
+  // A restart asked for and never granted is withdrawn, which also settles the wait for it.
+  Atomics.compareExchange(state, 0, ASKED, IDLE);
+  Atomics.notify(state, 0);
   db.close();
   parentPort.close();
 });

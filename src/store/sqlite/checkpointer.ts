@@ -15,11 +15,18 @@ export const CHECKPOINT_NICE = 10;
  */
 export const RESTART_FRAMES = 262_144;
 /**
- * A hold the thread has not released by then is released anyway, should the thread be wedged.
- * A restart waits at most 200 ms for readers and otherwise only for copying frames (about 1.5 s
- * for a whole 1 GB WAL here), so this is far past any real one.
+ * How long a held call waits at most; a restart the thread has not finished by then is given up
+ * on, should the thread be wedged. A restart waits at most 200 ms for readers and otherwise only
+ * for copying the frames written since the last pass, so this is far past any real one.
  */
 const HOLD_LIMIT_MS = 10_000;
+
+/**
+ * The one Int32 the serving thread and the checkpoint thread share (see holdIfAsked): IDLE, ASKED
+ * (the thread wants to restart the WAL and asks the serving thread to pause) or HELD (the serving
+ * thread is paused until the thread sets IDLE again).
+ */
+export const HoldState = { IDLE: 0, ASKED: 1, HELD: 2 } as const;
 
 /**
  * Moves WAL checkpoints out of the request path. SQLite's automatic checkpoint runs inside the
@@ -32,58 +39,48 @@ const HOLD_LIMIT_MS = 10_000;
 export class Checkpointer {
   readonly #worker: Worker;
   readonly #exited: Promise<void>;
-  /** While the thread restarts the WAL: resolves when calls may go on (see held). */
-  #hold: { promise: Promise<void>; release: () => void; timer: NodeJS.Timeout } | null = null;
+  readonly #state = new Int32Array(new SharedArrayBuffer(4));
+  /** Set once the thread is told to stop or has gone: nothing is waited for any more. */
+  #gone = false;
 
   constructor(db: Database.Database, busyTimeoutMs: number, restartFrames: number = RESTART_FRAMES) {
     db.pragma('wal_autocheckpoint = 0');
     this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, nice: CHECKPOINT_NICE, restartFrames },
+      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, nice: CHECKPOINT_NICE, restartFrames, state: this.#state },
     });
     this.#exited = once(this.#worker, 'exit').then(() => undefined, () => undefined);
     this.#worker.unref();
     this.#worker.on('error', () => {
-      this.#release();
+      this.#gone = true;
       if (db.open) db.pragma('wal_autocheckpoint = 1000');
     });
-    this.#worker.on('exit', () => this.#release());
-    this.#worker.on('message', (message) => {
-      if (message === 'hold') this.#holdCalls();
-      else if (message === 'release') this.#release();
+    this.#worker.on('exit', () => {
+      this.#gone = true;
     });
   }
 
   /**
-   * Set while the thread restarts the WAL: a store call waits for it before it begins. SQLite
-   * starts the WAL over only when a write begins with every frame copied into the file, which a
-   * stream of writes never allows (the file grew by 2.5 GB per 10 s bench cell of creates, and each
-   * create cost more as it grew); so past RESTART_FRAMES the thread asks for a pause. No statement
-   * runs on this thread while it handles the message, so none is open when the thread is told to
-   * go on. A write begun meanwhile would fail at once with SQLITE_BUSY if its transaction had read
-   * first (SQLite does not wait for a lock a reading transaction upgrades to); reads are held too,
-   * so the thread has the CPU to itself and the pause is short.
+   * Called before every store call, when no statement of this thread is open: if the thread has
+   * asked to restart the WAL, waits here (blocking this thread) until it has. SQLite starts the
+   * WAL over only when a write begins with every frame copied into the file, which a stream of
+   * writes never allows (the file grew by 2.5 GB per 10 s bench cell of creates, and each create
+   * cost more as it grew); so past RESTART_FRAMES the thread asks for a pause. A write begun
+   * meanwhile would fail at once with SQLITE_BUSY if its transaction had read first (SQLite does
+   * not wait for a lock a reading transaction upgrades to), so calls are paused, reads as well,
+   * and the thread has the CPU to itself. The handshake is a word of shared memory rather than a
+   * message, since a message waits for this thread's event loop to turn, which a caller awaiting
+   * one store call after another never lets it do (a bulk load or import): the thread then stopped
+   * checkpointing while it waited, and the WAL of a million-record load grew to 30 GB.
    */
-  get held(): Promise<void> | null {
-    return this.#hold?.promise ?? null;
-  }
-
-  #holdCalls(): void {
-    if (!this.#hold) {
-      let release!: () => void;
-      const promise = new Promise<void>((resolve) => (release = resolve));
-      const timer = setTimeout(() => this.#release(), HOLD_LIMIT_MS);
-      timer.unref();
-      this.#hold = { promise, release, timer };
+  holdIfAsked(): void {
+    const state = this.#state;
+    if (Atomics.load(state, 0) !== HoldState.ASKED || this.#gone) return;
+    if (Atomics.compareExchange(state, 0, HoldState.ASKED, HoldState.HELD) !== HoldState.ASKED) return;
+    Atomics.notify(state, 0);
+    if (Atomics.wait(state, 0, HoldState.HELD, HOLD_LIMIT_MS) === 'timed-out') {
+      // A wedged thread: go on without it, as if it had never asked.
+      Atomics.compareExchange(state, 0, HoldState.HELD, HoldState.IDLE);
     }
-    this.#worker.postMessage('held');
-  }
-
-  #release(): void {
-    const hold = this.#hold;
-    if (!hold) return;
-    this.#hold = null;
-    clearTimeout(hold.timer);
-    hold.release();
   }
 
   /**
@@ -95,8 +92,8 @@ export class Checkpointer {
     // Referenced again while it winds down: an unreferenced thread would let a process with
     // nothing else to do exit before this promise settles (a CLI command's last await).
     this.#worker.ref();
+    this.#gone = true;
     this.#worker.postMessage('stop');
-    this.#release();
     await this.#exited;
   }
 }

@@ -137,11 +137,12 @@ export class Connection {
   }
 
   /**
-   * Set while the checkpoint thread restarts the WAL (Checkpointer.held): calls wait for it before
-   * they begin. Null otherwise, and on connections without the thread (in memory, read-only).
+   * Called before each store call: waits while the checkpoint thread restarts the WAL, if it has
+   * asked to (Checkpointer.holdIfAsked). Connections without the thread (in memory, read-only)
+   * never wait.
    */
-  get held(): Promise<void> | null {
-    return this.#checkpointer?.held ?? null;
+  holdIfAsked(): void {
+    this.#checkpointer?.holdIfAsked();
   }
 
   /** True between open() and close(). */

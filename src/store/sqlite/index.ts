@@ -38,14 +38,13 @@ type Async<T extends Record<string, Method>> = {
 /**
  * The port is async, better-sqlite3 is synchronous: each method runs its synchronous body and
  * turns any failure into a CrmError through the one translateError. A method begins only once
- * the checkpoint thread is not restarting the WAL (Connection.held).
+ * the checkpoint thread is not restarting the WAL (Connection.holdIfAsked).
  */
 function asyncMethods<T extends Record<string, Method>>(c: Connection, methods: T): Async<T> {
   const wrapped: Record<string, Method> = {};
   for (const [name, method] of Object.entries(methods)) {
     wrapped[name] = async (...args: unknown[]) => {
-      const held = c.held;
-      if (held !== null) await held;
+      c.holdIfAsked();
       try {
         return method(...args);
       } catch (err) {

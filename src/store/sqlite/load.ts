@@ -67,8 +67,7 @@ export function loadMethods(c: Connection) {
         stage(batch);
         const workspaceId = checker.workspaceId;
         if (workspaceId === null) throw validationError('rows', 'the dump has no rows; its first row must be the workspace');
-        const held = c.held;
-        if (held !== null) await held;
+        c.holdIfAsked();
         c.tx(() => {
           refuseExisting(c, workspaceId);
           const loader = new Loader(c, workspaceId);

@@ -99,6 +99,27 @@ describe('sqlite WAL checkpoints', () => {
     expect(await t.store.countRecords(ws.id, 'companies')).toBe(written);
   });
 
+  it('keeps checkpointing and starts the WAL over for a caller that never lets the event loop turn (a bulk load)', async () => {
+    t = await tempStore({ walRestartFrames: 256 });
+    const ws = await t.workspace();
+    const wal = `${t.path}-wal`;
+    let sequence = walSequence(wal);
+    let restarts = 0;
+    let written = 0;
+    const deadline = Date.now() + 8_000;
+    // One store call after another, each awaited: only microtasks run in between, so a message
+    // from the checkpoint thread would not be read until the loop ends.
+    while (restarts < 5 && Date.now() < deadline) {
+      written += await t.store.createRecords(ws.id, companies(20, { description: 'x'.repeat(2000) }).map((c) => ({ ...c, id: newId('record') })));
+      const now = walSequence(wal);
+      if (now !== sequence) restarts++;
+      sequence = now;
+    }
+    // Each restart needed a pass that had copied every frame, and a pause granted between calls.
+    expect(restarts).toBeGreaterThanOrEqual(5);
+    expect(await t.store.countRecords(ws.id, 'companies')).toBe(written);
+  });
+
   it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
     t = await tempStore();
     const ws = await t.workspace();
