@@ -26,7 +26,7 @@ const HOLD_LIMIT_MS = 10_000;
  * (the thread wants to restart the WAL and asks the serving thread to pause) or HELD (the serving
  * thread is paused until the thread sets IDLE again).
  */
-export const HoldState = { IDLE: 0, ASKED: 1, HELD: 2 } as const;
+const HoldState = { IDLE: 0, ASKED: 1, HELD: 2 } as const;
 
 /**
  * Moves WAL checkpoints out of the request path. SQLite's automatic checkpoint runs inside the
