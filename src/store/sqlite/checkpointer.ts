@@ -69,8 +69,8 @@ export class Checkpointer {
    * not wait for a lock a reading transaction upgrades to), so calls are paused, reads as well,
    * and the thread has the CPU to itself. The handshake is a word of shared memory rather than a
    * message, since a message waits for this thread's event loop to turn, which a caller awaiting
-   * one store call after another never lets it do (a bulk load or import): the thread then stopped
-   * checkpointing while it waited, and the WAL of a million-record load grew to 30 GB.
+   * one store call after another never lets it do (the bench's dataset loader): the thread then
+   * stopped checkpointing while it waited, and the WAL of a million-record load grew to 30 GB.
    */
   holdIfAsked(): void {
     const state = this.#state;
