@@ -120,6 +120,26 @@ describe('sqlite WAL checkpoints', () => {
     expect(await t.store.countRecords(ws.id, 'companies')).toBe(written);
   });
 
+  it('grants an asked-for restart at the next store call, and closes at once while one is asked for', async () => {
+    t = await tempStore({ walRestartFrames: 256 });
+    const ws = await t.workspace();
+    const fill = () => t!.store.createRecords(ws.id, companies(30, { description: 'x'.repeat(2000) }).map((c) => ({ ...c, id: newId('record') })));
+    const timed = async (work: () => Promise<unknown>): Promise<number> => {
+      const started = Date.now();
+      await work();
+      return Date.now() - started;
+    };
+    await fill();
+    // Idle: the thread copies every frame, finds the WAL over its bound and asks; nobody grants it
+    // until the next store call, which waits for the restart (not for HOLD_LIMIT_MS, 10 s).
+    await sleep(1_000);
+    expect(await timed(() => t!.store.countRecords(ws.id, 'companies'))).toBeLessThan(2_000);
+    // Asked again and not granted: close() neither waits for the grant nor on the thread's wait.
+    await fill();
+    await sleep(1_000);
+    expect(await timed(() => t!.store.close())).toBeLessThan(2_000);
+  });
+
   it('has closed the checkpoint thread\'s connection too when close() resolves, so the WAL is folded and gone', async () => {
     t = await tempStore();
     const ws = await t.workspace();
