@@ -29,11 +29,9 @@ const RESTART_BUSY_MS = 200;
 /** After a restart that found a reader it could not wait out, the next is not asked for before this. */
 const RESTART_BACKOFF_MS = 5000;
 
-/** Shared with the serving thread (checkpointer.ts, HoldState): 0 idle, 1 asked, 2 held. */
+/** The word shared with the serving thread, and its values (checkpointer.ts, HoldState). */
 const state = workerData.state;
-const IDLE = 0;
-const ASKED = 1;
-const HELD = 2;
+const { IDLE, ASKED, HELD } = workerData.holdStates;
 
 /** Date.now() before which no restart is asked for (see RESTART_BACKOFF_MS). */
 let quietUntil = 0;

@@ -24,7 +24,8 @@ const HOLD_LIMIT_MS = 10_000;
 /**
  * The one Int32 the serving thread and the checkpoint thread share (see holdIfAsked): IDLE, ASKED
  * (the thread wants to restart the WAL and asks the serving thread to pause) or HELD (the serving
- * thread is paused until the thread sets IDLE again).
+ * thread is paused until the thread sets IDLE again). The thread is given these values with its
+ * workerData, so they are defined here only.
  */
 const HoldState = { IDLE: 0, ASKED: 1, HELD: 2 } as const;
 
@@ -46,7 +47,7 @@ export class Checkpointer {
   constructor(db: Database.Database, busyTimeoutMs: number, restartFrames: number = RESTART_FRAMES) {
     db.pragma('wal_autocheckpoint = 0');
     this.#worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, nice: CHECKPOINT_NICE, restartFrames, state: this.#state },
+      workerData: { path: db.name, busyTimeoutMs, intervalMs: INTERVAL_MS, nice: CHECKPOINT_NICE, restartFrames, state: this.#state, holdStates: HoldState },
     });
     this.#exited = once(this.#worker, 'exit').then(() => undefined, () => undefined);
     this.#worker.unref();
