@@ -4,11 +4,12 @@ import { compare } from '../../domain/graph/walk.ts';
 import { writeRecordIdKeys } from '../../domain/ids.ts';
 import type { GraphEdge, GraphRecord } from '../../domain/graph/types.ts';
 import type { GraphView } from '../../domain/graph/view.ts';
-import type { RecordSummary } from '../../domain/store/port.ts';
-import type { ObjectType } from '../../domain/types.ts';
+import type { RecordSummary, RelatedRecord } from '../../domain/store/port.ts';
+import type { ObjectType, Relation } from '../../domain/types.ts';
 import { perConnection, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { cachedObjectType } from './object-types.ts';
+import { relationsOf } from './relations.ts';
 
 /** A workspace's cached adjacency starts over past this many edge ends (each edge counts at both ends). */
 export const MAX_CACHED_ENDS = 4_000_000;
@@ -25,6 +26,11 @@ export const MAX_CHANGES_APPLIED = 10_000;
  * a workspace of 100k records and 1M relations, a few milliseconds of one turn of the event loop.
  */
 export const PRELOAD_STEP = 200;
+/**
+ * Relations kept in answer order (getRelations) per workspace, about 100 bytes each; past this
+ * many every record's are dropped and read again as asked for.
+ */
+export const MAX_CACHED_RELATIONS = 250_000;
 
 const OUT = 1; // this record is the edge's from end
 const LINK = 2; // origin 'link' (else 'field')
@@ -33,6 +39,12 @@ const LINK = 2; // origin 'link' (else 'field')
 const POOL_START = 4096;
 
 type AdjacencyRow = [id: string, out: 0 | 1, other: string, type: string, origin: GraphEdge['origin']];
+
+/** A record's stored edges as getRelations answers them, in its order, and the slot of each one's other end. */
+interface HeldRelations {
+  readonly relations: readonly Relation[];
+  readonly others: Int32Array;
+}
 
 /** The GraphRecords of the live records of the workspace among the ids (Store `graphRecords`, and the cache's fills). */
 export function liveGraphRecords(c: Connection, workspaceId: string, recordIds: readonly string[]): GraphRecord[] {
@@ -93,6 +105,15 @@ class WorkspaceGraph {
   summaries: (RecordSummary | undefined)[] = [];
   /** The display name of each summary, by slot: graph.query names 500 records without reading 500 summary objects. */
   names: (string | undefined)[] = [];
+  /**
+   * Each record's edges in the order and form getRelations gives them, for records it was asked
+   * about (the adjacency in the pool has neither their creation order nor their timestamps).
+   */
+  related: (HeldRelations | undefined)[] = [];
+  /** The relations `related` holds, over all records. */
+  relatedCount = 0;
+  /** One copy of each edge type and object type name the held relations use. */
+  readonly #words = new Map<string, string>();
   readonly typeNames: string[] = [];
   readonly typeIndex = new Map<string, number>();
   /** Slots with an adjacency list. */
@@ -119,8 +140,24 @@ class WorkspaceGraph {
     this.nodes = [];
     this.summaries = [];
     this.names = [];
+    this.dropRelated();
     this.records = 0;
     this.ends = 0;
+  }
+
+  /** Drops every record's held relations. */
+  dropRelated(): void {
+    this.related = Array.from({ length: this.ids.length }, () => undefined);
+    this.relatedCount = 0;
+    this.#words.clear();
+  }
+
+  /** The one copy of a type name the held relations use. */
+  word(text: string): string {
+    const known = this.#words.get(text);
+    if (known !== undefined) return known;
+    this.#words.set(text, text);
+    return text;
   }
 
   get idCount(): number {
@@ -137,6 +174,7 @@ class WorkspaceGraph {
     this.nodes.push(undefined);
     this.summaries.push(undefined);
     this.names.push(undefined);
+    this.related.push(undefined);
     const slot = this.ids.push(id) - 1;
     if (this.#idKeys.length < 3 * (slot + 1)) {
       const grown = new Float64Array(this.#idKeys.length * 2);
@@ -241,6 +279,11 @@ class WorkspaceGraph {
     this.nodes[slot] = undefined;
     this.summaries[slot] = undefined;
     this.names[slot] = undefined;
+    const held = this.related[slot];
+    if (held) {
+      this.relatedCount -= held.relations.length;
+      this.related[slot] = undefined;
+    }
   }
 
   /** The stored edge behind adjacency entry `tag` of the record at slot `here`, whose other end is at slot `there`. */
@@ -265,7 +308,8 @@ class WorkspaceGraph {
 /**
  * The relationship graph read by walks (`expandGraph`, `edgesAmong`), kept in memory per workspace
  * as records are reached, so a walk over records seen before costs no SQL beyond one read of the
- * change log.
+ * change log; with it the display summaries answers name records by (`recordSummaries`) and each
+ * asked-for record's relations in the order `getRelations` answers them.
  *
  * Exactness: triggers (migration 16) append to `graph_changes`, in the writing transaction, the
  * record ids whose edges or walk facts a write changed: both ends of a relation inserted, deleted
@@ -287,12 +331,17 @@ export class GraphCache {
   readonly #workspaces = new Map<string, WorkspaceGraph>();
   readonly #maxEnds: number;
   readonly #maxIds: number;
+  readonly #maxRelations: number;
   readonly #preload: boolean;
 
   /** `preload`: fill a workspace in the background from its first use on (see #preloadFrom); off unless asked. */
-  constructor(private readonly c: Connection, options: { maxEnds?: number; maxIds?: number; preload?: boolean } = {}) {
+  constructor(
+    private readonly c: Connection,
+    options: { maxEnds?: number; maxIds?: number; maxRelations?: number; preload?: boolean } = {},
+  ) {
     this.#maxEnds = options.maxEnds ?? MAX_CACHED_ENDS;
     this.#maxIds = options.maxIds ?? MAX_CACHED_IDS;
+    this.#maxRelations = options.maxRelations ?? MAX_CACHED_RELATIONS;
     this.#preload = options.preload ?? false;
   }
 
@@ -300,6 +349,11 @@ export class GraphCache {
   size(workspaceId: string): { records: number; ends: number; ids: number } {
     const graph = this.#workspaces.get(workspaceId);
     return { records: graph?.records ?? 0, ends: graph?.ends ?? 0, ids: graph?.idCount ?? 0 };
+  }
+
+  /** How many relations the workspace holds in answer order for getRelations. */
+  relationsHeld(workspaceId: string): number {
+    return this.#workspaces.get(workspaceId)?.relatedCount ?? 0;
   }
 
   /**
@@ -557,6 +611,71 @@ export class GraphCache {
     if (graph.idCount + fresh.length > this.#maxIds) graph.clear();
     for (const summary of fresh) out.push(keepSummary(graph, summary));
     return out;
+  }
+
+  /**
+   * getRelations of the Store port: the record's edges in both directions, in their stored order
+   * (relationsOf), with the summary of each live other end. A record's edges are read from SQL the
+   * first time it is asked about and kept until the log names it (any edge at it inserted, deleted
+   * or updated, or the record itself changed); the other ends' summaries come from the cache as
+   * recordSummaries' do. Undefined for an id that is no record of the workspace: the caller reads SQL.
+   */
+  relatedRecords(workspaceId: string, recordId: string): RelatedRecord[] | undefined {
+    const graph = this.graph(workspaceId);
+    const known = graph.slotOf(recordId);
+    const held = (known === undefined ? undefined : graph.related[known]) ?? this.#holdRelated(graph, recordId);
+    if (!held) return undefined;
+    const { relations, others } = held;
+    const { summaries } = graph;
+    let missing: string[] | undefined;
+    for (let i = 0; i < others.length; i++) {
+      if (!summaries[others[i]!]) (missing ??= []).push(graph.ids[others[i]!]!);
+    }
+    // Every other end has a slot already, so keeping these takes no new one (no bound to check).
+    if (missing) for (const summary of readSummaries(this.c, workspaceId, missing)) keepSummary(graph, summary);
+    const out: RelatedRecord[] = [];
+    for (let i = 0; i < relations.length; i++) {
+      const other = summaries[others[i]!];
+      if (!other) continue;
+      const r = relations[i]!;
+      out.push({
+        type: r.type, source: r.source, from_id: r.from_id, from_object: r.from_object, to_id: r.to_id, to_object: r.to_object,
+        created_at: r.created_at, other,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Reads and keeps the edges of a record of the workspace (undefined for any other id). Both
+   * reads come after the log was caught up, so a write they see and the log does not yet show
+   * only makes the next read drop them.
+   */
+  #holdRelated(graph: WorkspaceGraph, recordId: string): HeldRelations | undefined {
+    if (!this.c.get('SELECT 1 AS one FROM records WHERE id = ? AND workspace_id = ?', recordId, graph.workspaceId)) return undefined;
+    const rows = relationsOf(this.c, recordId);
+    if (graph.idCount + rows.length + 1 > this.#maxIds) graph.clear();
+    if (graph.relatedCount + rows.length > this.#maxRelations) graph.dropRelated();
+    const here = graph.slot(recordId);
+    const relations: Relation[] = [];
+    const others = new Int32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [type, source, fromId, fromObject, toId, toObject, created_at] = rows[i]!;
+      const outgoing = fromId === recordId;
+      const there = graph.slot(outgoing ? toId : fromId);
+      const from_id = graph.ids[outgoing ? here : there]!;
+      const to_id = graph.ids[outgoing ? there : here]!;
+      relations.push({
+        type: graph.word(type), source: source === 'link' ? 'link' : 'field', from_id, from_object: graph.word(fromObject),
+        to_id, to_object: graph.word(toObject), created_at,
+      });
+      others[i] = there;
+    }
+    // Never handed out: answers copy them into objects of their own.
+    const held: HeldRelations = { relations, others };
+    graph.related[here] = held;
+    graph.relatedCount += rows.length;
+    return held;
   }
 
   /**

@@ -121,12 +121,21 @@ export function recordMethods(c: Connection) {
       });
     },
 
-    /** The edges from SQL; the other ends' summaries (live records of the workspace only) as recordSummaries gives them. */
+    /**
+     * Outside transactions from the graph cache (it keeps a record's edges once read); inside one,
+     * or for an id that is no record of the workspace, the edges from SQL, with the other ends'
+     * summaries (live records of the workspace only) as recordSummaries gives them.
+     */
     getRelations(workspaceId: string, recordId: string): RelatedRecord[] {
+      const usable = cache.usable();
+      if (usable) {
+        const held = cache.relatedRecords(workspaceId, recordId);
+        if (held) return held;
+      }
       const relations = relationsOf(c, recordId);
       if (relations.length === 0) return [];
       const others = relations.map(([, , fromId, , toId]) => (fromId === recordId ? toId : fromId));
-      const live = cache.usable() ? cache.summaries(workspaceId, others) : readSummaries(c, workspaceId, others);
+      const live = usable ? cache.summaries(workspaceId, others) : readSummaries(c, workspaceId, others);
       const summaries = new Map(live.map((summary) => [summary.record_id, summary]));
       const out: RelatedRecord[] = [];
       for (let i = 0; i < relations.length; i++) {

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GraphEdge } from '../../../src/domain/graph/types.ts';
 import { newId } from '../../../src/domain/ids.ts';
-import type { Store } from '../../../src/domain/store/port.ts';
+import type { RelatedRecord, Store } from '../../../src/domain/store/port.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { GraphCache } from '../../../src/store/sqlite/graph-cache.ts';
 import { graphMethods } from '../../../src/store/sqlite/graph.ts';
+import { recordMethods } from '../../../src/store/sqlite/records.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
- * The in-memory graph cache behind expandGraph and edgesAmong (graph-cache.ts) beyond what the
+ * The in-memory graph cache behind expandGraph, edgesAmong and getRelations (graph-cache.ts) beyond what the
  * conformance suite can see through one connection: writes by another connection or process, a
  * change log trimmed past what a cache has read, and reads inside a transaction.
  */
@@ -155,6 +156,67 @@ describe('the SQLite graph cache', () => {
     expect(compacted).toBeGreaterThan(0);
   });
 
+  it('keeps each record\'s relations (getRelations) exact through writes by another connection', async () => {
+    t = await tempStore();
+    const other = await otherStore();
+    const { ws, id } = await people(t.store);
+    const c = new Connection(t.path);
+    c.open();
+    others.push(c);
+    const names = new Map(Object.entries(id).map(([name, recordId]) => [recordId, name]));
+    const show = (related: RelatedRecord[] | undefined) =>
+      related?.map((r) => `${names.get(r.from_id)}-${r.type}->${names.get(r.to_id)} (${r.other.display_name})`);
+    const held = new GraphCache(c);
+    // What the cache answers, and what a cache that holds nothing answers, must agree at every
+    // step, in order; the edges made in one millisecond are ordered by random ids, so the
+    // expectations below are sorted.
+    const around = (recordId: string) => {
+      const answer = held.relatedRecords(ws.id, recordId);
+      expect(answer).toEqual(new GraphCache(c).relatedRecords(ws.id, recordId));
+      return show(answer)?.sort();
+    };
+    expect(around(id.Acme)).toEqual(['Ann-company->Acme (Ann)', 'Ben-company->Acme (Ben)', 'Cat-company->Acme (Cat)']);
+    expect(held.relationsHeld(ws.id)).toBe(3);
+
+    const { link } = await other.createLink(ws.id, knows(id.Acme, id.Ben), []);
+    expect(around(id.Acme)).toEqual(['Acme-knows->Ben (Ben)', 'Ann-company->Acme (Ann)', 'Ben-company->Acme (Ben)', 'Cat-company->Acme (Cat)']);
+    await other.updateRecord(ws.id, id.Ben, { data: { name: 'Bea', company: id.Acme }, uniques: [], refs: [{ field: 'company', to_id: id.Acme }] });
+    expect(around(id.Acme)).toEqual(['Acme-knows->Ben (Bea)', 'Ann-company->Acme (Ann)', 'Ben-company->Acme (Bea)', 'Cat-company->Acme (Cat)']);
+    await other.softDeleteRecord(ws.id, id.Cat);
+    expect(around(id.Acme)).toEqual(['Acme-knows->Ben (Bea)', 'Ann-company->Acme (Ann)', 'Ben-company->Acme (Bea)']);
+    await other.restoreRecord(ws.id, id.Cat, []);
+    await other.updateRecord(ws.id, id.Ann, { data: { name: 'Ann' }, uniques: [], refs: [] });
+    expect(around(id.Acme)).toEqual(['Acme-knows->Ben (Bea)', 'Ben-company->Acme (Bea)', 'Cat-company->Acme (Cat)']);
+    expect(around(id.Ann)).toEqual([]);
+    await other.deleteLink(ws.id, link.id, []);
+    await other.createLinks(ws.id, [knows(id.Ann, id.Acme)]);
+    expect(around(id.Acme)).toEqual(['Ann-knows->Acme (Ann)', 'Ben-company->Acme (Bea)', 'Cat-company->Acme (Cat)']);
+    expect(around(id.Ann)).toEqual(['Ann-knows->Acme (Acme)']);
+
+    // Another workspace's record is none of this workspace's: nothing is answered or kept for it.
+    const elsewhere = await t.workspace();
+    expect(held.relatedRecords(elsewhere.id, id.Acme)).toBeUndefined();
+    expect(held.relationsHeld(elsewhere.id)).toBe(0);
+  });
+
+  it('drops the relations it holds past its bound and answers the same', async () => {
+    t = await tempStore();
+    const { ws, id } = await people(t.store);
+    await t.store.createLinks(ws.id, [knows(id.Ann, id.Ben), knows(id.Ann, id.Cat)]);
+    const c = new Connection(t.path);
+    c.open();
+    others.push(c);
+    const small = new GraphCache(c, { maxRelations: 4 });
+    const roomy = new GraphCache(c);
+    for (const recordId of [id.Acme, id.Ann, id.Acme, id.Ben, id.Ann]) {
+      expect(small.relatedRecords(ws.id, recordId)).toEqual(roomy.relatedRecords(ws.id, recordId));
+      expect(small.relationsHeld(ws.id)).toBeLessThanOrEqual(4);
+    }
+    // Each ask above pushed out the record asked before it: Ann's 3 are what is left.
+    expect(small.relationsHeld(ws.id)).toBe(3);
+    expect(roomy.relationsHeld(ws.id)).toBe(3 + 3 + 2);
+  });
+
   it('reads SQL inside a transaction and keeps nothing of one rolled back', async () => {
     t = await tempStore();
     const { ws, id, show } = await people(t.store);
@@ -162,7 +224,10 @@ describe('the SQLite graph cache', () => {
     c.open();
     others.push(c);
     const graph = graphMethods(c);
+    const records = recordMethods(c);
+    const related = () => records.getRelations(ws.id, id.Ann).map((r) => r.other.display_name);
     expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme']);
+    expect(related()).toEqual(['Acme']);
     expect(() => c.tx(() => {
       c.run(
         `INSERT INTO relations (workspace_id, type, source, from_id, from_object, to_id, to_object, created_at)
@@ -170,9 +235,11 @@ describe('the SQLite graph cache', () => {
         ws.id, id.Ann, id.Cat,
       );
       expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme', 'Ann-knows->Cat']);
+      expect(related()).toEqual(['Cat', 'Acme']); // in creation order: the row above is dated earlier
       throw new Error('roll back');
     })).toThrow('roll back');
     expect(show(graph.expandGraph(ws.id, [id.Ann]).edges)).toEqual(['Ann-company->Acme']);
     expect(show(graph.edgesAmong(ws.id, [id.Ann, id.Cat]))).toEqual([]);
+    expect(related()).toEqual(['Acme']);
   });
 });
