@@ -647,12 +647,15 @@ export class GraphCache {
   }
 
   /**
-   * Reads and keeps the edges of a record of the workspace (undefined for any other id). Both
+   * Reads and keeps the edges of a record of the workspace (undefined for any other id). The
    * reads come after the log was caught up, so a write they see and the log does not yet show
    * only makes the next read drop them.
    */
   #holdRelated(graph: WorkspaceGraph, recordId: string): HeldRelations | undefined {
-    if (!this.c.get('SELECT 1 AS one FROM records WHERE id = ? AND workspace_id = ?', recordId, graph.workspaceId)) return undefined;
+    // A record with a summary here is a live record of the workspace; any other id is looked up.
+    const known = graph.slotOf(recordId);
+    const named = known !== undefined && graph.summaries[known] !== undefined;
+    if (!named && !this.c.get('SELECT 1 AS one FROM records WHERE id = ? AND workspace_id = ?', recordId, graph.workspaceId)) return undefined;
     const rows = relationsOf(this.c, recordId);
     if (graph.idCount + rows.length + 1 > this.#maxIds) graph.clear();
     if (graph.relatedCount + rows.length > this.#maxRelations) graph.dropRelated();
