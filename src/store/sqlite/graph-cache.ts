@@ -27,8 +27,8 @@ export const MAX_CHANGES_APPLIED = 10_000;
  */
 export const PRELOAD_STEP = 200;
 /**
- * Relations kept in answer order (getRelations) per workspace, about 100 bytes each; past this
- * many every record's are dropped and read again as asked for.
+ * Relations kept in answer order (getRelations) per workspace, about 150 bytes each; past this
+ * many every record's are dropped and read again as asked for (a record with more is never kept).
  */
 export const MAX_CACHED_RELATIONS = 250_000;
 
@@ -658,7 +658,7 @@ export class GraphCache {
     if (!named && !this.c.get('SELECT 1 AS one FROM records WHERE id = ? AND workspace_id = ?', recordId, graph.workspaceId)) return undefined;
     const rows = relationsOf(this.c, recordId);
     if (graph.idCount + rows.length + 1 > this.#maxIds) graph.clear();
-    if (graph.relatedCount + rows.length > this.#maxRelations) graph.dropRelated();
+    if (graph.relatedCount + rows.length > this.#maxRelations && rows.length <= this.#maxRelations) graph.dropRelated();
     const here = graph.slot(recordId);
     const relations: Relation[] = [];
     const others = new Int32Array(rows.length);
@@ -676,6 +676,7 @@ export class GraphCache {
     }
     // Never handed out: answers copy them into objects of their own.
     const held: HeldRelations = { relations, others };
+    if (rows.length > this.#maxRelations) return held;
     graph.related[here] = held;
     graph.relatedCount += rows.length;
     return held;

@@ -215,6 +215,11 @@ describe('the SQLite graph cache', () => {
     // Each ask above pushed out the record asked before it: Ann's 3 are what is left.
     expect(small.relationsHeld(ws.id)).toBe(3);
     expect(roomy.relationsHeld(ws.id)).toBe(3 + 3 + 2);
+    // A record with more relations than the bound is answered and never kept, and drops nothing.
+    const tiny = new GraphCache(c, { maxRelations: 2 });
+    expect(tiny.relatedRecords(ws.id, id.Ben)).toEqual(roomy.relatedRecords(ws.id, id.Ben));
+    expect(tiny.relatedRecords(ws.id, id.Acme)).toEqual(roomy.relatedRecords(ws.id, id.Acme));
+    expect(tiny.relationsHeld(ws.id)).toBe(2);
   });
 
   it('reads SQL inside a transaction and keeps nothing of one rolled back', async () => {
