@@ -11,9 +11,9 @@ import { newRecord } from '../conformance/harness.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
- * The in-memory graph cache behind expandGraph, edgesAmong and getRelations (graph-cache.ts) beyond what the
- * conformance suite can see through one connection: writes by another connection or process, a
- * change log trimmed past what a cache has read, and reads inside a transaction.
+ * The in-memory graph cache behind expandGraph, edgesAmong and getRelations (graph-cache.ts)
+ * beyond what the conformance suite can see through one connection: writes by another connection
+ * or process, a change log trimmed past what a cache has read, and reads inside a transaction.
  */
 describe('the SQLite graph cache', () => {
   let t: TempStore;
