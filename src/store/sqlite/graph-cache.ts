@@ -623,16 +623,11 @@ export class GraphCache {
   relatedRecords(workspaceId: string, recordId: string): RelatedRecord[] | undefined {
     const graph = this.graph(workspaceId);
     const known = graph.slotOf(recordId);
-    const held = (known === undefined ? undefined : graph.related[known]) ?? this.#holdRelated(graph, recordId);
+    const held = (known === undefined ? undefined : graph.related[known]) ?? this.#holdRelated(graph, recordId, known);
     if (!held) return undefined;
     const { relations, others } = held;
+    this.#summariesAt(graph, others);
     const { summaries } = graph;
-    let missing: string[] | undefined;
-    for (let i = 0; i < others.length; i++) {
-      if (!summaries[others[i]!]) (missing ??= []).push(graph.ids[others[i]!]!);
-    }
-    // Every other end has a slot already, so keeping these takes no new one (no bound to check).
-    if (missing) for (const summary of readSummaries(this.c, workspaceId, missing)) keepSummary(graph, summary);
     const out: RelatedRecord[] = [];
     for (let i = 0; i < relations.length; i++) {
       const other = summaries[others[i]!];
@@ -651,9 +646,8 @@ export class GraphCache {
    * reads come after the log was caught up, so a write they see and the log does not yet show
    * only makes the next read drop them.
    */
-  #holdRelated(graph: WorkspaceGraph, recordId: string): HeldRelations | undefined {
+  #holdRelated(graph: WorkspaceGraph, recordId: string, known: number | undefined): HeldRelations | undefined {
     // A record with a summary here is a live record of the workspace; any other id is looked up.
-    const known = graph.slotOf(recordId);
     const named = known !== undefined && graph.summaries[known] !== undefined;
     if (!named && !this.c.get('SELECT 1 AS one FROM records WHERE id = ? AND workspace_id = ?', recordId, graph.workspaceId)) return undefined;
     const rows = relationsOf(this.c, recordId);
@@ -708,12 +702,18 @@ export class GraphCache {
 
   /** GraphView.names: the display names of the slots' records, reading those not cached. */
   namesAt(graph: WorkspaceGraph, slots: readonly number[]): string[] {
+    this.#summariesAt(graph, slots);
     const { names } = graph;
-    const missing: string[] = [];
-    for (const slot of slots) if (names[slot] === undefined) missing.push(graph.ids[slot]!);
-    // Every record named has a slot already, so keeping these takes no new one (no bound to check).
-    if (missing.length > 0) for (const summary of readSummaries(this.c, graph.workspaceId, missing)) keepSummary(graph, summary);
     return slots.map((slot) => names[slot] ?? '');
+  }
+
+  /** Reads and keeps the summaries of the slots' records that have none cached (deleted or foreign ones stay without). */
+  #summariesAt(graph: WorkspaceGraph, slots: ArrayLike<number>): void {
+    const { summaries } = graph;
+    let missing: string[] | undefined;
+    for (let i = 0; i < slots.length; i++) if (summaries[slots[i]!] === undefined) (missing ??= []).push(graph.ids[slots[i]!]!);
+    // Every record named has a slot already, so keeping these takes no new one (no bound to check).
+    if (missing) for (const summary of readSummaries(this.c, graph.workspaceId, missing)) keepSummary(graph, summary);
   }
 
   /** expandGraph of the Store port, from the cache (see the port for the contract). */
