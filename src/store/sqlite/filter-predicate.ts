@@ -8,15 +8,20 @@ import { NEGATED, positiveTest, type SqlFragment } from './value-tests.ts';
  * is tested with a few lookups in the value index by item (`<values>_by_<item>`), so a page costs
  * in proportion to the items walked, where the set form (filter-sql.ts) first materialises every
  * match. The two forms match the same items; the set form stays the one for counting.
+ *
+ * `item` is the SQL the value tests name the item's key by: `r.pk` unless the walk has the key
+ * from the value row it drives by (`sv.record_pk`). Tests on values alone then no longer refer to
+ * `r`, so SQLite runs them before it reads the item's row, and an item they reject costs no read
+ * of its row at all (a third of the time of the bench's walk).
  */
-export function compilePredicate(node: FilterNode, space: ItemSpace): SqlFragment {
+export function compilePredicate(node: FilterNode, space: ItemSpace, item = 'r.pk'): SqlFragment {
   switch (node.kind) {
     case 'cmp':
-      return node.system ? systemTest(node, space) : valueTest(node, space);
+      return node.system ? systemTest(node, space) : valueTest(node, space, item);
     case 'and':
     case 'or': {
       if (node.nodes.length === 0) return { sql: node.kind === 'and' ? '1' : '0', params: [] };
-      const parts = node.nodes.map((child) => compilePredicate(child, space));
+      const parts = node.nodes.map((child) => compilePredicate(child, space, item));
       const joined = parts.map((part) => `(${part.sql})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
       // Parenthesised whole, so callers can AND it with their own conditions.
       return { sql: `(${joined})`, params: parts.flatMap((part) => part.params) };
@@ -34,10 +39,10 @@ function systemTest(node: ComparisonNode, space: ItemSpace): SqlFragment {
 }
 
 /** Some value row of the field passes the positive test; negated operators: none does. */
-function valueTest(node: ComparisonNode, space: ItemSpace): SqlFragment {
+function valueTest(node: ComparisonNode, space: ItemSpace, item: string): SqlFragment {
   const negated = NEGATED[node.op] !== undefined;
   const test = positiveTest(node.valueKind === 'text' ? 'p.v_text' : 'p.v_num', NEGATED[node.op] ?? node.op, node);
-  const rows = `SELECT 1 FROM ${space.values} p WHERE p.${space.itemKey} = r.pk AND p.field = ?${test ? ` AND ${test.sql}` : ''}`;
+  const rows = `SELECT 1 FROM ${space.values} p WHERE p.${space.itemKey} = ${item} AND p.field = ?${test ? ` AND ${test.sql}` : ''}`;
   return { sql: `${negated ? 'NOT ' : ''}EXISTS (${rows})`, params: [node.field, ...(test?.params ?? [])] };
 }
 

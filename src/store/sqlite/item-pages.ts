@@ -85,7 +85,8 @@ export function pageItems<Row>(
     if (!query.sort.system) {
       if (!walk) return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk }), total };
       const { range, rest } = sortRange(query.filter, query.sort, `sv.${query.sort.valueKind === 'text' ? 'v_text' : 'v_num'}`);
-      const valued = rest === query.filter ? test : rest ? compilePredicate(rest, space) : { sql: '1', params: [] };
+      // Tested on the walked value row's key, so items the value tests reject are never read.
+      const valued = rest ? compilePredicate(rest, space, `sv.${space.itemKey}`) : { sql: '1', params: [] };
       return { rows: pageByField<Row>(c, space, scopePk, test, query.sort, { offset: query.offset, limit: query.limit, walk, range, valued }), total };
     }
     const sort = systemSort(query.sort, space);

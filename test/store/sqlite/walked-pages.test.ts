@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FilterNode } from '../../../src/domain/filter-ast.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { pageItems } from '../../../src/store/sqlite/item-pages.ts';
 import { RECORDS } from '../../../src/store/sqlite/items.ts';
@@ -70,6 +71,32 @@ describe('sqlite pages read by walking the sort order', () => {
     const atLeast10 = { kind: 'cmp', field: 'score', system: false, op: 'gte', value: 10, valueKind: 'number', multi: false } as const;
     const query = { filter: atLeast10, sort: { ...sortBy('score', true, 'number'), multi: false }, offset: 0, limit: 10 };
     expect(labelsOf(pageItems<RecordRow>(c, RECORDS, typePk, query, 0).rows)).toEqual(['alpha', 'epsilon', 'beta']);
+  });
+
+  // The walk drives by the sort field's value rows; a test on another field's values names the
+  // item by the value row's key, so SQLite runs it before reading the item's row and a rejected
+  // item costs no row read. Named by `r.pk`, it would run only after each row was read.
+  it('tests other fields\' values before reading a walked item\'s row', () => {
+    const named: FilterNode = { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Alpha', 'DELTA'], valueKind: 'text', multi: false };
+    const seen: Array<{ sql: string; params: unknown[] }> = [];
+    const all = c.all.bind(c);
+    c.all = ((sql: string, ...params: never[]) => {
+      seen.push({ sql, params });
+      return all(sql, ...params);
+    }) as typeof c.all;
+    try {
+      const query = { filter: named, sort: { ...sortBy('score', false, 'number'), multi: false }, offset: 0, limit: 10 };
+      expect(labelsOf(pageItems<RecordRow>(c, RECORDS, typePk, query, 0).rows).sort()).toEqual(['alpha', 'delta']);
+    } finally {
+      c.all = all;
+    }
+    const walk = seen.find(({ sql }) => sql.includes('INDEXED BY record_values_by_num'))!;
+    expect(walk).toBeDefined();
+    const plan = t.raw().prepare(`EXPLAIN QUERY PLAN ${walk.sql}`).all(...walk.params).map((row) => (row as { detail: string }).detail);
+    const valueTest = plan.findIndex((line) => /SEARCH p USING COVERING INDEX record_values_by_record/.test(line));
+    const rowRead = plan.findIndex((line) => /SEARCH r USING INTEGER PRIMARY KEY/.test(line));
+    expect(valueTest).toBeGreaterThanOrEqual(0);
+    expect(rowRead).toBeGreaterThan(valueTest);
   });
 
   it('sees a write made through another connection in the next total', async () => {
