@@ -20,14 +20,21 @@ export function count(c: Connection, from: SqlFragment): number {
 const FEW_MATCHES = 2000;
 
 /**
+ * What sorting a match costs over what walking past an item costs. Measured on the bench's 10k and
+ * 100k datasets with both forms forced, over five filter and sort shapes: a walked item 0.5–0.6 µs
+ * (one index step, the filter's lookups), a sorted match 1.2–2.8 µs (the set, the row, the sort).
+ */
+const SORTED_MATCH_COST = 3;
+
+/**
  * Whether walking beats sorting. Below FEW_MATCHES, records (whose unfiltered count is cached
- * too) are still walked when the walk is expected to visit fewer items than there are matches to
- * sort: with matches spread over the scope, reaching `offset + limit` of them visits about
- * `(offset + limit) × scope / total` items.
+ * too) are still walked when the walk is expected to cost less than sorting the matches: with
+ * matches spread over the scope, reaching `offset + limit` of them visits about
+ * `(offset + limit) × scope / total` items, each SORTED_MATCH_COST times cheaper than a match sorted.
  */
 function shouldWalk(total: number, scopeTotal: number | undefined, reach: number): boolean {
   if (total > FEW_MATCHES) return true;
-  return scopeTotal !== undefined && total > 0 && reach * scopeTotal < total * total;
+  return scopeTotal !== undefined && total > 0 && reach * scopeTotal < SORTED_MATCH_COST * total * total;
 }
 
 /**

@@ -99,6 +99,32 @@ describe('sqlite pages read by walking the sort order', () => {
     expect(rowRead).toBeGreaterThan(valueTest);
   });
 
+  // Below FEW_MATCHES the choice weighs the items a walk would visit, (offset + limit) × scope /
+  // total, against the matches a sort would read, a walked item counted a third of a sorted match.
+  // Two of the five gadgets match: reaching one of them visits ~2.5 items (walked), reaching
+  // three ~7.5 (sorted). Counted as equal, both would be sorted.
+  it('walks when the items it would visit cost less than sorting the matches', () => {
+    const named: FilterNode = { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Alpha', 'DELTA'], valueKind: 'text', multi: false };
+    const walked = (limit: number): boolean => {
+      const seen: string[] = [];
+      const all = c.all.bind(c);
+      c.all = ((sql: string, ...params: never[]) => {
+        seen.push(sql);
+        return all(sql, ...params);
+      }) as typeof c.all;
+      try {
+        const page = pageItems<RecordRow>(c, RECORDS, typePk, { filter: named, sort: { ...sortBy('score', false, 'number'), multi: false }, offset: 0, limit });
+        expect(page.total).toBe(2);
+      } finally {
+        c.all = all;
+      }
+      return seen.some((sql) => sql.includes('INDEXED BY'));
+    };
+    expect(Object.keys(g.records)).toHaveLength(5);
+    expect(walked(1)).toBe(true);
+    expect(walked(3)).toBe(false);
+  });
+
   it('sees a write made through another connection in the next total', async () => {
     const before = pageItems<RecordRow>(c, RECORDS, typePk, { sort: NEWEST_FIRST, offset: 0, limit: 1 }).total;
     await t.store.createRecord(g.ws.id, { object_type_slug: 'gadgets', data: { name: 'Other process' }, uniques: [], refs: [], created_by: null, assignee_id: null });
