@@ -73,11 +73,12 @@ describe('sqlite pages read by walking the sort order', () => {
     expect(labelsOf(pageItems<RecordRow>(c, RECORDS, typePk, query, 0).rows)).toEqual(['alpha', 'epsilon', 'beta']);
   });
 
-  // The walk drives by the sort field's value rows; a test on another field's values names the
-  // item by the value row's key, so SQLite runs it before reading the item's row and a rejected
-  // item costs no row read. Named by `r.pk`, it would run only after each row was read.
-  it('tests other fields\' values before reading a walked item\'s row', () => {
-    const named: FilterNode = { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Alpha', 'DELTA'], valueKind: 'text', multi: false };
+  /** Two of the five gadgets, by a field other than the sort's. */
+  const named: FilterNode = { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Alpha', 'DELTA'], valueKind: 'text', multi: false };
+  const byScore = { ...sortBy('score', false, 'number'), multi: false };
+
+  /** The statements `read` runs through the connection's `all`, with their parameters. */
+  function statementsOf(read: () => void): Array<{ sql: string; params: unknown[] }> {
     const seen: Array<{ sql: string; params: unknown[] }> = [];
     const all = c.all.bind(c);
     c.all = ((sql: string, ...params: never[]) => {
@@ -85,11 +86,21 @@ describe('sqlite pages read by walking the sort order', () => {
       return all(sql, ...params);
     }) as typeof c.all;
     try {
-      const query = { filter: named, sort: { ...sortBy('score', false, 'number'), multi: false }, offset: 0, limit: 10 };
-      expect(labelsOf(pageItems<RecordRow>(c, RECORDS, typePk, query, 0).rows).sort()).toEqual(['alpha', 'delta']);
+      read();
     } finally {
       c.all = all;
     }
+    return seen;
+  }
+
+  // The walk drives by the sort field's value rows; a test on another field's values names the
+  // item by the value row's key, so SQLite runs it before reading the item's row and a rejected
+  // item costs no row read. Named by `r.pk`, it would run only after each row was read.
+  it('tests other fields\' values before reading a walked item\'s row', () => {
+    const seen = statementsOf(() => {
+      const page = pageItems<RecordRow>(c, RECORDS, typePk, { filter: named, sort: byScore, offset: 0, limit: 10 }, 0);
+      expect(labelsOf(page.rows).sort()).toEqual(['alpha', 'delta']);
+    });
     const walk = seen.find(({ sql }) => sql.includes('INDEXED BY record_values_by_num'))!;
     expect(walk).toBeDefined();
     const plan = t.raw().prepare(`EXPLAIN QUERY PLAN ${walk.sql}`).all(...walk.params).map((row) => (row as { detail: string }).detail);
@@ -104,22 +115,9 @@ describe('sqlite pages read by walking the sort order', () => {
   // Two of the five gadgets match: reaching one of them visits ~2.5 items (walked), reaching
   // three ~7.5 (sorted). Counted as equal, both would be sorted.
   it('walks when the items it would visit cost less than sorting the matches', () => {
-    const named: FilterNode = { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Alpha', 'DELTA'], valueKind: 'text', multi: false };
-    const walked = (limit: number): boolean => {
-      const seen: string[] = [];
-      const all = c.all.bind(c);
-      c.all = ((sql: string, ...params: never[]) => {
-        seen.push(sql);
-        return all(sql, ...params);
-      }) as typeof c.all;
-      try {
-        const page = pageItems<RecordRow>(c, RECORDS, typePk, { filter: named, sort: { ...sortBy('score', false, 'number'), multi: false }, offset: 0, limit });
-        expect(page.total).toBe(2);
-      } finally {
-        c.all = all;
-      }
-      return seen.some((sql) => sql.includes('INDEXED BY'));
-    };
+    const walked = (limit: number): boolean => statementsOf(() => {
+      expect(pageItems<RecordRow>(c, RECORDS, typePk, { filter: named, sort: byScore, offset: 0, limit }).total).toBe(2);
+    }).some(({ sql }) => sql.includes('INDEXED BY'));
     expect(Object.keys(g.records)).toHaveLength(5);
     expect(walked(1)).toBe(true);
     expect(walked(3)).toBe(false);
