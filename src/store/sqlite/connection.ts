@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { CrmError } from '../../domain/errors.ts';
 import { Checkpointer, RESTART_FRAMES } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
+import { SEARCH_SCRATCH_DDL } from './search-terms.ts';
 
 /** What better-sqlite3 binds: booleans and undefined are not among them. */
 export type SqlParam = string | number | bigint | null;
@@ -72,6 +73,7 @@ export class Connection {
     }
     const db = this.db;
     applyMigrations(db);
+    if (!db.readonly) db.exec(SEARCH_SCRATCH_DDL);
     if (!this.#checkpointer && !db.memory && !db.readonly) this.#checkpointer = new Checkpointer(db, this.busyTimeoutMs, this.walRestartFrames);
   }
 

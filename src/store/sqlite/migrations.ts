@@ -713,6 +713,18 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // Writes now merge a few pages each just before they commit (record-index.ts, mergeSearchIndex).
     sql: `INSERT INTO records_fts (records_fts, rank) VALUES ('automerge', 0);`,
   },
+  {
+    version: 24,
+    name: 'search vocabulary',
+    // Every term of the full-text index, so a search word is sent as the terms it starts rather
+    // than as a prefix FTS5 merges in full (search-terms.ts). Filled from the index as it stands.
+    sql: `
+      CREATE TABLE search_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
+      CREATE VIRTUAL TABLE temp.records_fts_terms USING fts5vocab(main, records_fts, row);
+      INSERT INTO search_terms (term) SELECT term FROM temp.records_fts_terms;
+      DROP TABLE temp.records_fts_terms;
+    `,
+  },
 ]);
 
 /**

@@ -7,6 +7,7 @@ import { RECORDS } from './items.ts';
 import { requireObjectType } from './object-types.ts';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from './rows.ts';
 import { toFtsQuery } from './search-query.ts';
+import { prefixExpression } from './search-terms.ts';
 
 interface Page {
   items: StoredRecord[];
@@ -36,7 +37,6 @@ export function queryMethods(c: Connection) {
         ? { sql: 'r.object_type_pk = ?', params: [type.pk] }
         : { sql: 'r.object_type_pk IN (SELECT pk FROM object_types WHERE workspace_id = ? AND deleted_at IS NULL)', params: [workspaceId] };
       const where = `WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`;
-      const params = [match.prefixes, workspaceId, ...ofType.params];
       // The matches (pk, id and length only) are found once, then counted and ranked; only the
       // page's rows are read whole. A page past the end has no row to carry the total, so only
       // then is it counted apart.
@@ -45,6 +45,10 @@ export function queryMethods(c: Connection) {
       // the counts do (test/store/sqlite/search-order.test.ts holds FTS5 to that).
       const reader = c.scattered;
       return reader.tx(() => {
+        // Each plain word as the terms it starts (search-terms.ts), read in the same snapshot as the index.
+        const prefixes = prefixExpression(reader, match.typed);
+        if (prefixes === null) return { items: [], total: 0 };
+        const params = [prefixes, workspaceId, ...ofType.params];
         const rows = reader.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
              SELECT r.pk, r.id, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}

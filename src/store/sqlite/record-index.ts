@@ -4,6 +4,7 @@ import type { UniqueClaim } from '../../domain/store/port.ts';
 import { perConnection, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
 import { RECORDS, type ItemSpace } from './items.ts';
+import { recordSearchTerms } from './search-terms.ts';
 
 /**
  * The derived rows of a live record: one `record_values` row per scalar (one per array element),
@@ -89,15 +90,16 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
   const values = c.stmt(RECORDS.insertValue);
   for (const row of rows) values.run(...row);
   const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
-  let searched = 0;
+  const bodies: string[] = [];
   for (const { record, data } of records) {
     const body = searchText(data);
     if (body !== '') {
       search.run(record.pk, body);
-      searched++;
+      bodies.push(body);
     }
   }
-  if (searched > 0) oweSearchMerge(c, searched);
+  recordSearchTerms(c, bodies);
+  if (bodies.length > 0) oweSearchMerge(c, bodies.length);
 }
 
 export function unindexRecord(c: Connection, recordPk: number): void {

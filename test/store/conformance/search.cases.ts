@@ -139,6 +139,22 @@ export function searchCases(h: Harness): void {
       expect(await search(ws, 'a', { offset: all.total, limit: 10 })).toEqual({ items: [], total: all.total });
     });
 
+    it('finds every word a prefix starts, however many words share it', async () => {
+      const ws = await freshWorkspace(h, 'search');
+      const suffixes = Array.from({ length: 24 }, (_, i) => String.fromCharCode(97 + i));
+      await h.store.createRecords(ws.id, suffixes.map((s, i) => newRecord('companies', { name: `Quin${s}ta ${i % 2 ? 'Odd' : 'Even'}` })));
+      expect((await search(ws, 'quin')).total).toBe(24);
+      expect((await search(ws, 'quin odd')).total).toBe(12);
+      expect((await search(ws, 'quinc')).total).toBe(1);
+      expect(await names(ws, 'quinbta')).toEqual(['Quinbta Odd']);
+    });
+
+    it('finds nothing when one typed word starts no word, whatever the others match', async () => {
+      const { ws } = await directory();
+      expect(await search(ws, 'acme zyzzyva')).toEqual({ items: [], total: 0 });
+      expect(await search(ws, 'zyzzyva acme', { offset: 5 })).toEqual({ items: [], total: 0 });
+    });
+
     it('finds nothing for input without a word', async () => {
       const { ws } = await directory();
       expect(await search(ws, '  *** ()  ')).toEqual({ items: [], total: 0 });
