@@ -11,9 +11,14 @@ export interface FtsQuery {
   words: string;
 }
 
-/** A typed word as an FTS5 prefix term (`"acme"*`): the tokenizer folds it as it folds the text. */
+/** A word as a quoted FTS5 term (`"acme"`): the tokenizer folds it as it folds the text. */
+export function wholeTerm(word: string): string {
+  return `"${word}"`;
+}
+
+/** A typed word as an FTS5 prefix term (`"acme"*`). */
 export function prefixTerm(word: string): string {
-  return `"${word}"*`;
+  return `${wholeTerm(word)}*`;
 }
 
 /**
@@ -27,5 +32,5 @@ export function toFtsQuery(text: string): FtsQuery | null {
   // match nothing and so fail the whole search (the Neo4j adapter drops it the same way).
   const words = (text.match(WORD) ?? []).slice(0, MAX_WORDS).filter((word) => LETTER_OR_DIGIT.test(word));
   if (words.length === 0) return null;
-  return { typed: words, words: words.map((word) => `"${word}"`).join(' AND ') };
+  return { typed: words, words: words.map(wholeTerm).join(' AND ') };
 }

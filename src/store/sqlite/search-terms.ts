@@ -1,5 +1,5 @@
 import type { Connection } from './connection.ts';
-import { prefixTerm } from './search-query.ts';
+import { prefixTerm, wholeTerm } from './search-query.ts';
 
 /**
  * The search vocabulary: `search_terms` holds every term the full-text index has been given, as
@@ -56,7 +56,7 @@ export function prefixExpression(c: Connection, words: readonly string[]): strin
     if (terms === undefined || terms.length > MAX_EXPANDED_TERMS || !terms.every((term) => PLAIN_TERM.test(term))) {
       parts.push(prefixTerm(word));
     } else {
-      parts.push(terms.length === 1 ? `"${terms[0]}"` : `(${terms.map((term) => `"${term}"`).join(' OR ')})`);
+      parts.push(terms.length === 1 ? wholeTerm(terms[0]!) : `(${terms.map(wholeTerm).join(' OR ')})`);
     }
   }
   return parts.join(' AND ');
