@@ -48,19 +48,22 @@ export function queryMethods(c: Connection) {
         // Each plain word as the terms it starts (search-terms.ts), read in the same snapshot as the index.
         const prefixes = prefixExpression(reader, match.typed);
         if (prefixes === null) return { items: [], total: 0 };
-        const params = [prefixes, workspaceId, ...ofType.params];
+        const params = [prefixes.expression, workspaceId, ...ofType.params];
+        // The whole-word tier needs a match of its own only when the vocabulary cannot tell it:
+        // with a word that is no term no match is in it, with words that are their only term all are.
+        const tiered = prefixes.whole === 'some';
         const rows = reader.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
              SELECT r.pk, r.id, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
-           ),
-           whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?),
+           ),${tiered ? `
+           whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?),` : ''}
            page AS MATERIALIZED (
-             SELECT pk, pk NOT IN (SELECT pk FROM whole) AS tier, length(sz) AS width, sz, id FROM m
+             SELECT pk, ${tiered ? 'pk NOT IN (SELECT pk FROM whole)' : prefixes.whole === 'all' ? 0 : 1} AS tier, length(sz) AS width, sz, id FROM m
              ORDER BY tier, width, sz, id LIMIT +? OFFSET ?
            )
            SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM page JOIN records r ON r.pk = page.pk
            ORDER BY page.tier, page.width, page.sz, page.id`,
-          ...params, match.words, query.limit, query.offset,
+          ...params, ...(tiered ? [match.words] : []), query.limit, query.offset,
         );
         const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };
         return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(reader, from) : 0) };

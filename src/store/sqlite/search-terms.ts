@@ -42,24 +42,43 @@ export const MAX_EXPANDED_TERMS = 16;
 const PLAIN_WORD = /^[A-Za-z0-9]+$/;
 const PLAIN_TERM = /^[a-z0-9]+$/;
 
+/** What a search's words become: the expression that finds the matches, and what ranks them. */
+export interface PrefixMatch {
+  /** The FTS5 expression requiring every word as a prefix. */
+  expression: string;
+  /**
+   * Whether every typed word is also a whole word of every match (`all`), of no match (`none`: a
+   * word is not itself a term, so no record holds it whole), or of some (`some`). Only for `some`
+   * must the whole-word ranking tier be found by a match of its own.
+   */
+  whole: 'all' | 'none' | 'some';
+}
+
 /**
  * The FTS5 expression requiring every word as a prefix, each plain word written as the terms it
  * stands for; null when some word starts no term (nothing can match). A word with non-ASCII
  * letters, too many terms, or a term beyond plain ASCII stays a quoted prefix (`"café"*`): the
  * tokenizer folds those, and a term is only named when it reads back as itself.
  */
-export function prefixExpression(c: Connection, words: readonly string[]): string | null {
+export function prefixExpression(c: Connection, words: readonly string[]): PrefixMatch | null {
   const parts: string[] = [];
+  let none = false;
+  let all = true;
   for (const word of words) {
-    const terms = PLAIN_WORD.test(word) ? termsStartingWith(c, word.toLowerCase()) : undefined;
+    const lower = word.toLowerCase();
+    const terms = PLAIN_WORD.test(word) ? termsStartingWith(c, lower) : undefined;
     if (terms?.length === 0) return null;
+    // A word sorts before every longer term it starts, so it is a term itself only if it comes first.
+    const isTerm = terms?.[0] === lower;
+    if (terms !== undefined && !isTerm) none = true;
+    if (!isTerm || terms?.length !== 1) all = false;
     if (terms === undefined || terms.length > MAX_EXPANDED_TERMS || !terms.every((term) => PLAIN_TERM.test(term))) {
       parts.push(prefixTerm(word));
     } else {
       parts.push(terms.length === 1 ? wholeTerm(terms[0]!) : `(${terms.map(wholeTerm).join(' OR ')})`);
     }
   }
-  return parts.join(' AND ');
+  return { expression: parts.join(' AND '), whole: none ? 'none' : all ? 'all' : 'some' };
 }
 
 /** Up to MAX_EXPANDED_TERMS + 1 recorded terms that start with `prefix` (a lowercase ASCII word). */

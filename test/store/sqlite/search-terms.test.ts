@@ -74,14 +74,14 @@ describe('search vocabulary', () => {
 
     it('names the terms a plain word starts, lowercased, and a single term on its own', () => {
       const conn = withTerms(['mayan', 'maya', 'may', 'mazurka', 'singh']);
-      expect(prefixExpression(conn, ['Maya', 'sing'])).toBe('("maya" OR "mayan") AND "singh"');
-      expect(prefixExpression(conn, ['MAY'])).toBe('("may" OR "maya" OR "mayan")');
+      expect(prefixExpression(conn, ['Maya', 'sing'])?.expression).toBe('("maya" OR "mayan") AND "singh"');
+      expect(prefixExpression(conn, ['MAY'])?.expression).toBe('("may" OR "maya" OR "mayan")');
     });
 
     it('keeps a prefix that reaches the end of the alphabet or the digits exact', () => {
       const conn = withTerms(['az', 'azz', 'b', 'a9', 'a90', 'a:']);
-      expect(prefixExpression(conn, ['az'])).toBe('("az" OR "azz")');
-      expect(prefixExpression(conn, ['a9'])).toBe('("a9" OR "a90")');
+      expect(prefixExpression(conn, ['az'])?.expression).toBe('("az" OR "azz")');
+      expect(prefixExpression(conn, ['a9'])?.expression).toBe('("a9" OR "a90")');
     });
 
     it('answers null when a word starts no term, whatever the other words match', () => {
@@ -92,15 +92,29 @@ describe('search vocabulary', () => {
     it('leaves a word as a prefix when it is not plain ASCII, starts too many terms, or starts a folded term', () => {
       const many = Array.from({ length: MAX_EXPANDED_TERMS + 1 }, (_, i) => `pre${String.fromCharCode(97 + i)}`);
       const conn = withTerms([...many, 'straße', 'strand', 'cafe']);
-      expect(prefixExpression(conn, ['café'])).toBe('"café"*');
-      expect(prefixExpression(conn, ['pre'])).toBe('"pre"*');
-      expect(prefixExpression(conn, [many[0]!])).toBe(`"${many[0]}"`);
-      expect(prefixExpression(conn, ['stra'])).toBe('"stra"*');
-      expect(prefixExpression(conn, ['stran'])).toBe('"strand"');
+      expect(prefixExpression(conn, ['café'])?.expression).toBe('"café"*');
+      expect(prefixExpression(conn, ['pre'])?.expression).toBe('"pre"*');
+      expect(prefixExpression(conn, [many[0]!])?.expression).toBe(`"${many[0]}"`);
+      expect(prefixExpression(conn, ['stra'])?.expression).toBe('"stra"*');
+      expect(prefixExpression(conn, ['stran'])?.expression).toBe('"strand"');
+    });
+
+    it('tells when the vocabulary alone decides which matches hold every word whole', () => {
+      const conn = withTerms(['mayan', 'maya', 'singh', 'lee', 'cafe']);
+      // 'maya' is a term and starts 'mayan': some matches may hold it whole, some only 'mayan'.
+      expect(prefixExpression(conn, ['maya', 'singh'])?.whole).toBe('some');
+      // Each word is the only term it starts: every match holds both whole.
+      expect(prefixExpression(conn, ['Singh', 'LEE'])?.whole).toBe('all');
+      // A word that is no term is whole in no record, whatever the other words are.
+      expect(prefixExpression(conn, ['maya', 'sing'])?.whole).toBe('none');
+      expect(prefixExpression(conn, ['may', 'lee'])?.whole).toBe('none');
+      expect(prefixExpression(conn, ['café', 'sing'])?.whole).toBe('none');
+      // A folded word is left to FTS5, so the vocabulary cannot tell.
+      expect(prefixExpression(conn, ['café', 'lee'])?.whole).toBe('some');
     });
   });
 
-  it('finds what the plain prefix query finds, word for word', async () => {
+  it('finds what the plain prefix query finds, word for word and in the same order', async () => {
     t = await tempStore();
     const ws = await t.workspace();
     const words = ['anna', 'annabel', 'ann', 'anne', 'annex', 'zoë', 'zoe', 'zoetrope', 'straße', 'strasbourg', 'o', 'on', 'one',
@@ -113,11 +127,21 @@ describe('search vocabulary', () => {
     const plain = db.prepare(
       `SELECT count(*) FROM records_fts f JOIN records r ON r.pk = f.rowid WHERE records_fts MATCH ? AND r.deleted_at IS NULL`,
     ).pluck();
+    const ranked = db.prepare(
+      `SELECT r.id FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid
+       WHERE records_fts MATCH ? AND r.deleted_at IS NULL
+       ORDER BY r.pk NOT IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?), length(d.sz), d.sz, r.id`,
+    ).pluck();
     const typed = ['ann', 'anna', 'annab', 'zo', 'zoe', 'zoë', 'stra', 'straß', 'o', 'pre', 'pre1', 'pre19x', 'ann zo', 'r1 an', 'q'];
     for (const text of typed) {
       const expected = plain.get(text.split(' ').map((w) => `"${w}"*`).join(' AND ')) as number;
       const found = await t.store.searchRecords(ws.id, { text, offset: 0, limit: 1000 });
       expect({ text, total: found.total, items: found.items.length }).toEqual({ text, total: expected, items: expected });
+      // The order too: the whole-word tier always matched apart, as before the vocabulary decided it.
+      const words = text.split(' ');
+      expect({ text, ids: found.items.map((r) => r.id) }).toEqual({ text, ids: ranked.all(
+        words.map((w) => `"${w}"*`).join(' AND '), words.map((w) => `"${w}"`).join(' AND '),
+      ) });
     }
   });
 });
