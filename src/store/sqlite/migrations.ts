@@ -725,6 +725,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       DROP TABLE temp.records_fts_terms;
     `,
   },
+  {
+    version: 25,
+    name: 'search documents',
+    // What a search filters and ranks each match by (its object type, its word count and its id),
+    // in one small row per indexed record, so a match costs one lookup instead of one into
+    // `records` and one into `records_fts_docsize` (queries.ts). A row exists exactly while the
+    // record's text is in `records_fts`: for live records only (record-index.ts).
+    sql: `
+      CREATE TABLE search_docs (
+        pk INTEGER PRIMARY KEY,
+        object_type_pk INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        sz BLOB NOT NULL
+      );
+      INSERT INTO search_docs (pk, object_type_pk, id, sz)
+        SELECT r.pk, r.object_type_pk, r.id, d.sz FROM records_fts_docsize d JOIN records r ON r.pk = d.id ORDER BY d.id;
+    `,
+  },
 ]);
 
 /**

@@ -33,28 +33,31 @@ export function queryMethods(c: Connection) {
       const type = query.object_type_slug === undefined ? undefined : requireObjectType(c, workspaceId, query.object_type_slug);
       const match = toFtsQuery(query.text);
       if (match === null) return { items: [], total: 0 };
+      // An object type belongs to one workspace, so the type decides the workspace; and only live
+      // records are in the index (record-index.ts), each with its `search_docs` row.
       const ofType: SqlFragment = type
-        ? { sql: 'r.object_type_pk = ?', params: [type.pk] }
-        : { sql: 'r.object_type_pk IN (SELECT pk FROM object_types WHERE workspace_id = ? AND deleted_at IS NULL)', params: [workspaceId] };
-      const where = `WHERE records_fts MATCH ? AND r.workspace_id = ? AND r.deleted_at IS NULL AND ${ofType.sql}`;
-      // The matches (pk, id and length only) are found once, then counted and ranked; only the
-      // page's rows are read whole. A page past the end has no row to carry the total, so only
-      // then is it counted apart.
-      // `records_fts_docsize.sz` is FTS5's own count of the row's tokens (one column), a
-      // big-endian varint: a longer one is a larger count, and of equal lengths the bytes order as
-      // the counts do (test/store/sqlite/search-order.test.ts holds FTS5 to that).
+        ? { sql: 's.object_type_pk = ?', params: [type.pk] }
+        : { sql: 's.object_type_pk IN (SELECT pk FROM object_types WHERE workspace_id = ? AND deleted_at IS NULL)', params: [workspaceId] };
+      const where = `WHERE records_fts MATCH ? AND ${ofType.sql}`;
+      // The matches (pk, id and length only, one `search_docs` row each) are found once, then
+      // counted and ranked; only the page's rows are read from `records`. A page past the end has
+      // no row to carry the total, so only then is it counted apart.
+      // `sz` is FTS5's own count of the row's tokens (one column, copied from
+      // `records_fts_docsize`), a big-endian varint: a longer one is a larger count, and of equal
+      // lengths the bytes order as the counts do (test/store/sqlite/search-order.test.ts holds
+      // FTS5 to that).
       const reader = c.scattered;
       return reader.tx(() => {
         // Each plain word as the terms it starts (search-terms.ts), read in the same snapshot as the index.
         const prefixes = prefixExpression(reader, match.typed);
         if (prefixes === null) return { items: [], total: 0 };
-        const params = [prefixes.expression, workspaceId, ...ofType.params];
+        const params = [prefixes.expression, ...ofType.params];
         // The whole-word tier needs a match of its own only when the vocabulary cannot tell it:
         // with a word that is no term no match is in it, with words that are their only term all are.
         const tiered = prefixes.whole === 'some';
         const rows = reader.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
-             SELECT r.pk, r.id, d.sz FROM records_fts f JOIN records r ON r.pk = f.rowid JOIN records_fts_docsize d ON d.id = f.rowid ${where}
+             SELECT s.pk, s.id, s.sz FROM records_fts f JOIN search_docs s ON s.pk = f.rowid ${where}
            ),${tiered ? `
            whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?),` : ''}
            page AS MATERIALIZED (
@@ -65,7 +68,7 @@ export function queryMethods(c: Connection) {
            ORDER BY page.tier, page.width, page.sz, page.id`,
           ...params, ...(tiered ? [match.words] : []), query.limit, query.offset,
         );
-        const from = { sql: `FROM records_fts f JOIN records r ON r.pk = f.rowid ${where}`, params };
+        const from = { sql: `FROM records_fts f JOIN search_docs s ON s.pk = f.rowid ${where}`, params };
         return { items: rows.map(toRecord), total: rows[0]?.total ?? (query.offset > 0 ? count(reader, from) : 0) };
       });
     },

@@ -8,7 +8,8 @@ import { recordSearchTerms } from './search-terms.ts';
 
 /**
  * The derived rows of a live record: one `record_values` row per scalar (one per array element),
- * its text in `records_fts`, and its unique claims. Soft delete removes them, restore rebuilds.
+ * its text in `records_fts` with its `search_docs` row, and its unique claims. Soft delete removes
+ * them, restore rebuilds.
  * List entries have value rows of the same shape in `entry_values`.
  */
 
@@ -45,6 +46,7 @@ export function searchText(data: RecordData): string {
 export interface IndexTarget {
   pk: number;
   object_type_pk: number;
+  id: string;
 }
 
 /** Writes the value rows of an item's data (records and entries alike, see items.ts). */
@@ -90,11 +92,14 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
   const values = c.stmt(RECORDS.insertValue);
   for (const row of rows) values.run(...row);
   const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
+  // The word count FTS5 has just written for the row, beside what a search filters and orders by.
+  const doc = c.stmt('INSERT INTO search_docs (pk, object_type_pk, id, sz) SELECT id, ?, ?, sz FROM records_fts_docsize WHERE id = ?');
   const bodies: string[] = [];
   for (const { record, data } of records) {
     const body = searchText(data);
     if (body !== '') {
       search.run(record.pk, body);
+      doc.run(record.object_type_pk, record.id, record.pk);
       bodies.push(body);
     }
   }
@@ -105,6 +110,7 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
 export function unindexRecord(c: Connection, recordPk: number): void {
   unindexValues(c, RECORDS, recordPk);
   c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
+  c.run('DELETE FROM search_docs WHERE pk = ?', recordPk);
   oweSearchMerge(c, 1);
 }
 

@@ -54,6 +54,8 @@ function derived(db: Database.Database, workspaceId: string) {
                  JOIN records r ON r.pk = v.record_pk JOIN object_types t ON t.pk = v.object_type_pk
                  WHERE r.workspace_id = ? ORDER BY 1, 2, 3, 4, 5`),
     searchable: all('SELECT r.id FROM records_fts f JOIN records r ON r.pk = f.rowid WHERE r.workspace_id = ? ORDER BY 1'),
+    searchDocs: all(`SELECT s.id, t.id AS type_id, hex(s.sz) AS sz FROM search_docs s JOIN object_types t ON t.pk = s.object_type_pk
+                     WHERE t.workspace_id = ? ORDER BY 1`),
     claims: all(`SELECT t.id AS type_id, u.field, u.value, r.id FROM record_uniques u
                  JOIN records r ON r.pk = u.record_pk JOIN object_types t ON t.pk = u.object_type_pk
                  WHERE t.workspace_id = ? AND t.deleted_at IS NULL ORDER BY 1, 2, 3`),
