@@ -26,9 +26,11 @@ const REPLANNED_EVERY_RUN = /\b(?:LIMIT|LIKE|GLOB)\s+\?/i;
 const SCATTERED_MMAP_BYTES = 0x7fff0000;
 /**
  * The scattered-reads connection's page cache, in KiB: the pages past the map (a 1M-record file is
- * three times its size) are read into it, and a search's record rows come back often enough that
- * 256 MB against 16 MB made REST `records.search` at 1M 0.88–0.92× the server CPU per call. Only
- * pages read past the map are copied into it, so a file inside the map leaves it nearly empty.
+ * three times its size) are read into it. 256 MB against 16 MB made REST `records.search` at 1M
+ * 0.88–0.92× the server CPU per call, measured while a search still read each match's `records`
+ * row; it now reads a `search_docs` row instead (a far smaller table), and the size was not
+ * measured again. Only pages read past the map are copied into it, so a file inside the map leaves
+ * it nearly empty.
  */
 const SCATTERED_CACHE_KIB = 262_144;
 /** How long a write waits for another connection's lock before the store reports `unavailable`. */

@@ -55,13 +55,14 @@ export function queryMethods(c: Connection) {
         // The whole-word tier needs a match of its own only when the vocabulary cannot tell it:
         // with a word that is no term no match is in it, with words that are their only term all are.
         const tiered = prefixes.whole === 'some';
+        const tier = { some: 'pk NOT IN (SELECT pk FROM whole)', all: '0', none: '1' }[prefixes.whole];
         const rows = reader.all<RecordRow & { total: number }>(
           `WITH m AS MATERIALIZED (
              SELECT s.pk, s.id, s.sz FROM records_fts f JOIN search_docs s ON s.pk = f.rowid ${where}
            ),${tiered ? `
            whole AS MATERIALIZED (SELECT rowid AS pk FROM records_fts WHERE records_fts MATCH ?),` : ''}
            page AS MATERIALIZED (
-             SELECT pk, ${tiered ? 'pk NOT IN (SELECT pk FROM whole)' : prefixes.whole === 'all' ? 0 : 1} AS tier, length(sz) AS width, sz, id FROM m
+             SELECT pk, ${tier} AS tier, length(sz) AS width, sz, id FROM m
              ORDER BY tier, width, sz, id LIMIT +? OFFSET ?
            )
            SELECT (SELECT COUNT(*) FROM m) AS total, ${RECORD_COLUMNS} FROM page JOIN records r ON r.pk = page.pk
