@@ -12,7 +12,7 @@ import { withGraphLogPaused } from './graph-cache.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
 import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
-import { claimUniques, indexRecord } from './record-index.ts';
+import { claimUniques, indexRecords } from './record-index.ts';
 import { COMM_LINKS, insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
 import { insertComm, insertUsageRow } from './comms.ts';
 import { insertRecordRow } from './records.ts';
@@ -214,7 +214,7 @@ class Loader {
     const written = insertRecordRow(this.c, pk, record);
     if (record.deleted_at !== null) return;
     if (type.deleted_at === null) claimUniques(this.c, written, uniqueClaims(type, record.data), { ifFree: true });
-    indexRecord(this.c, written, record.data);
+    indexRecords(this.c, [{ record: written, data: record.data }]);
   }
 
   #entry(entry: ListEntry): void {

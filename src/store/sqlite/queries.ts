@@ -5,6 +5,7 @@ import type { SqlFragment } from './filter-sql.ts';
 import { count, pageItems } from './item-pages.ts';
 import { RECORDS } from './items.ts';
 import { requireObjectType } from './object-types.ts';
+import { catchUpSearch } from './record-index.ts';
 import { RECORD_COLUMNS, toRecord, type RecordRow } from './rows.ts';
 import { toFtsQuery } from './search-query.ts';
 import { prefixExpression } from './search-terms.ts';
@@ -46,6 +47,8 @@ export function queryMethods(c: Connection) {
       // `records_fts_docsize`), a big-endian varint: a longer one is a larger count, and of equal
       // lengths the bytes order as the counts do (test/store/sqlite/search-order.test.ts holds
       // FTS5 to that).
+      // Single writes leave their search rows behind: written here first, a search sees every one.
+      catchUpSearch(c);
       const reader = c.scattered;
       return reader.tx(() => {
         // Each plain word as the terms it starts (search-terms.ts), read in the same snapshot as the index.

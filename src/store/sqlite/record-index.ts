@@ -9,7 +9,8 @@ import { recordSearchTerms } from './search-terms.ts';
 /**
  * The derived rows of a live record: one `record_values` row per scalar (one per array element),
  * its text in `records_fts` with its `search_docs` row, and its unique claims. Soft delete removes
- * them, restore rebuilds.
+ * them, restore rebuilds. A batch of records (createRecords) writes its search rows at once; a
+ * single record's are written behind (see catchUpSearch).
  * List entries have value rows of the same shape in `entry_values`.
  */
 
@@ -60,8 +61,10 @@ export function unindexValues(c: Connection, space: ItemSpace, itemPk: number): 
   c.run(`DELETE FROM ${space.values} WHERE ${space.itemKey} = ?`, itemPk);
 }
 
+/** The value rows of one live record now, its search rows behind (see catchUpSearch). */
 export function indexRecord(c: Connection, record: IndexTarget, data: RecordData): void {
-  indexRecords(c, [{ record, data }]);
+  indexValues(c, RECORDS, record.pk, record.object_type_pk, data);
+  oweSearchRows(c, record.pk);
 }
 
 /** A record_values row: record pk, object type pk, field, v_text, v_num. */
@@ -82,6 +85,11 @@ function byIndexOrder(a: ValueRow, b: ValueRow): number {
  * outgrew the page cache.
  */
 export function indexRecords(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
+  writeValueRows(c, records);
+  writeSearchRows(c, records);
+}
+
+function writeValueRows(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
   const rows: ValueRow[] = [];
   for (const { record, data } of records) {
     for (const [field, value] of Object.entries(data)) {
@@ -91,6 +99,10 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
   if (rows.length > 1) rows.sort(byIndexOrder);
   const values = c.stmt(RECORDS.insertValue);
   for (const row of rows) values.run(...row);
+}
+
+/** The search rows of live records that have none: their text, its `search_docs` row and its terms. */
+function writeSearchRows(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
   const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
   // The word count FTS5 has just written for the row, beside what a search filters and orders by.
   const doc = c.stmt('INSERT INTO search_docs (pk, object_type_pk, id, sz) SELECT id, ?, ?, sz FROM records_fts_docsize WHERE id = ?');
@@ -107,11 +119,76 @@ export function indexRecords(c: Connection, records: ReadonlyArray<{ record: Ind
   if (bodies.length > 0) oweSearchMerge(c, bodies.length);
 }
 
+/** The value rows of a record go now, its search rows behind (see catchUpSearch). */
 export function unindexRecord(c: Connection, recordPk: number): void {
   unindexValues(c, RECORDS, recordPk);
-  c.run('DELETE FROM records_fts WHERE rowid = ?', recordPk);
-  c.run('DELETE FROM search_docs WHERE pk = ?', recordPk);
-  oweSearchMerge(c, 1);
+  oweSearchRows(c, recordPk);
+}
+
+/**
+ * How soon after a single write its search rows are written, at the latest (a search writes them
+ * first). Meanwhile more writes join the batch: FTS5 writes a segment per transaction, so a create
+ * that indexed its own text wrote one of a page or two plus the merges of all those small
+ * segments, a fifth of the ~42 pages its transaction wrote (bench/write-pages.ts).
+ */
+const SEARCH_BEHIND_MS = 100;
+
+/** The write-behind timer of a connection: set while a catch-up is due. */
+const searchBehind = perConnection(() => ({ timer: null as NodeJS.Timeout | null }));
+
+/**
+ * Names a record whose search rows no longer match its text, and makes sure a catch-up is due.
+ * The name is a row of `search_pending`, written in the record's own transaction: a rollback takes
+ * it back, and a crash leaves it for the next catch-up.
+ */
+function oweSearchRows(c: Connection, recordPk: number): void {
+  c.run('INSERT OR IGNORE INTO search_pending (pk) VALUES (?)', recordPk);
+  const behind = searchBehind(c);
+  if (behind.timer) return;
+  behind.timer = setTimeout(() => {
+    behind.timer = null;
+    if (!c.isOpen) return;
+    try {
+      c.holdIfAsked();
+      catchUpSearch(c);
+    } catch {
+      // Left named in search_pending: the next search or single write catches up again.
+    }
+  }, SEARCH_BEHIND_MS);
+  behind.timer.unref();
+}
+
+/** The pending records with what rewriting their search rows needs; `data` is null for a record no longer live. */
+type PendingRow = [pk: number, objectTypePk: number | null, id: string | null, data: string | null, indexed: number];
+
+/**
+ * Rewrites the search rows of every record named in `search_pending`, in one transaction (or in
+ * the caller's), and clears the names: each loses the rows it had and, if live, gets rows for its
+ * text as it is now. Every search runs this first, so it sees every committed write; otherwise a
+ * timer runs it SEARCH_BEHIND_MS after a single write, for all writes since.
+ */
+export function catchUpSearch(c: Connection): void {
+  if (!c.get('SELECT 1 AS one FROM search_pending LIMIT 1')) return;
+  c.tx(() => {
+    const pending = c.rows<PendingRow>(
+      `SELECT p.pk, r.object_type_pk, r.id, CASE WHEN r.deleted_at IS NULL THEN r.data END, s.pk IS NOT NULL
+       FROM search_pending p LEFT JOIN records r ON r.pk = p.pk LEFT JOIN search_docs s ON s.pk = p.pk
+       ORDER BY p.pk`,
+    );
+    let removed = 0;
+    const live: Array<{ record: IndexTarget; data: RecordData }> = [];
+    for (const [pk, objectTypePk, id, data, indexed] of pending) {
+      if (indexed) {
+        c.run('DELETE FROM records_fts WHERE rowid = ?', pk);
+        c.run('DELETE FROM search_docs WHERE pk = ?', pk);
+        removed++;
+      }
+      if (data !== null) live.push({ record: { pk, object_type_pk: objectTypePk!, id: id! }, data: JSON.parse(data) as RecordData });
+    }
+    if (removed > 0) oweSearchMerge(c, removed);
+    writeSearchRows(c, live);
+    c.run('DELETE FROM search_pending');
+  });
 }
 
 const SEARCH_MERGE = 'search index merge';
@@ -127,7 +204,7 @@ const SEARCH_MERGE = 'search index merge';
  * about a page; an index of 4^8 pages has about eight levels); a bulk write's allowance covers
  * every merge then due.
  */
-const MERGE_PAGES_PER_RECORD = 8;
+export const MERGE_PAGES_PER_RECORD = 8;
 
 /**
  * The settle step of SEARCH_MERGE on a connection: FTS5's `merge` command with the allowance. A

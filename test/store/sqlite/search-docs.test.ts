@@ -14,8 +14,10 @@ function docs(db: Database.Database) {
   };
 }
 
-function expectInStep(db: Database.Database, rows: number): void {
-  const { kept, due, dead } = docs(db);
+/** After a search has written the rows single writes leave behind (temp-store.ts, searched). */
+async function expectInStep(t: TempStore, workspaceId: string, rows: number): Promise<void> {
+  await t.searched(workspaceId);
+  const { kept, due, dead } = docs(t.raw());
   expect(kept).toEqual(due);
   expect(kept).toHaveLength(rows);
   expect(dead).toEqual([]);
@@ -33,28 +35,28 @@ describe('search documents', () => {
     const ws = await t.workspace();
     const db = t.raw();
     const one = await t.store.createRecord(ws.id, newRecord('companies', { name: 'Acme Rockets', description: 'anvils' }));
-    expectInStep(db, 1);
+    await expectInStep(t, ws.id, 1);
     await t.store.createRecords(ws.id, [
       newRecord('contacts', { name: 'Ada Lovelace' }),
       newRecord('deals', { name: 'Big one' }),
       // Nothing searchable: no text in the index, so no row.
       newRecord('companies', {}),
     ]);
-    expectInStep(db, 3);
+    await expectInStep(t, ws.id, 3);
     // A longer text is a larger word count.
     const before = docs(db).kept.find((row) => (row as { id: string }).id === one.id);
     await t.store.updateRecord(ws.id, one.id, { data: { name: 'Acme Rockets and Sons', description: 'anvils, springs and magnets' }, uniques: [], refs: [] });
-    expectInStep(db, 3);
+    await expectInStep(t, ws.id, 3);
     expect(docs(db).kept.find((row) => (row as { id: string }).id === one.id)).not.toEqual(before);
     // Text removed: out of the index, out of the table; back again with text.
     await t.store.updateRecord(ws.id, one.id, { data: {}, uniques: [], refs: [] });
-    expectInStep(db, 2);
+    await expectInStep(t, ws.id, 2);
     await t.store.updateRecord(ws.id, one.id, { data: { name: 'Acme' }, uniques: [], refs: [] });
-    expectInStep(db, 3);
+    await expectInStep(t, ws.id, 3);
     await t.store.softDeleteRecord(ws.id, one.id);
-    expectInStep(db, 2);
+    await expectInStep(t, ws.id, 2);
     await t.store.restoreRecord(ws.id, one.id, []);
-    expectInStep(db, 3);
+    await expectInStep(t, ws.id, 3);
   });
 
   it('is filled from the index by its migration', async () => {
@@ -67,12 +69,13 @@ describe('search documents', () => {
     ]);
     const gone = (await t.store.searchRecords(ws.id, { text: 'gone', offset: 0, limit: 1 })).items[0]!;
     await t.store.softDeleteRecord(ws.id, gone.id);
+    await t.searched(ws.id);
     const db = t.raw();
     const built = docs(db).kept;
     expect(built).toHaveLength(2);
     db.exec(`DROP TABLE search_docs; DELETE FROM schema_migrations WHERE name = 'search documents'`);
     applyMigrations(db);
     expect(docs(db).kept).toEqual(built);
-    expectInStep(db, 2);
+    await expectInStep(t, ws.id, 2);
   });
 });

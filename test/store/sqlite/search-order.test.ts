@@ -23,6 +23,7 @@ describe('search order by length', () => {
       const name = ['Vardo', ...Array.from({ length: n - 1 }, (_, i) => `w${i % 7}`)].join(' ');
       ids.set(n, (await t.store.createRecord(ws.id, newRecord('companies', { name }))).id);
     }
+    await t.searched(ws.id);
     const sizes = t.raw().prepare('SELECT length(sz) AS bytes FROM records_fts_docsize').all() as { bytes: number }[];
     expect(new Set(sizes.map((s) => s.bytes))).toEqual(new Set([1, 2, 3]));
     const found = await t.store.searchRecords(ws.id, { text: 'vardo', offset: 0, limit: 20 });

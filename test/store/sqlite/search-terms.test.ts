@@ -33,14 +33,17 @@ describe('search vocabulary', () => {
     const recordedBy = async (write: () => Promise<unknown>) => {
       db.exec('DELETE FROM search_terms');
       await write();
+      await t!.searched(ws.id);
       return recordedTerms(db);
     };
     const one = await t.store.createRecord(ws.id, newRecord('companies', { name: 'Straße Müller & Søn', description: 'ÉCOLE-42b naïve' }));
+    await t.searched(ws.id);
     expect(recordedTerms(db)).toEqual(indexTerms(db));
     expect(recordedTerms(db)).toEqual(expect.arrayContaining(['straße', 'muller', 'søn', 'ecole', '42b', 'naive']));
     // An update records the new words; the words it replaced leave the index but stay recorded (the
     // vocabulary only grows: an extra term only lengthens an expansion).
     await t.store.updateRecord(ws.id, one.id, { data: { name: 'Renamed Quokka' }, uniques: [], refs: [] });
+    await t.searched(ws.id);
     expect(recordedTerms(db)).toEqual(expect.arrayContaining([...indexTerms(db), 'muller']));
     expect(indexTerms(db)).toEqual(expect.arrayContaining(['quokka', 'renamed']));
     expect(indexTerms(db)).not.toContain('muller');

@@ -15,6 +15,11 @@ export interface TempStore {
   /** A raw connection to the same file, opened on first use. */
   raw(): Database.Database;
   workspace(): Promise<Workspace>;
+  /**
+   * Runs a search in the workspace, which first writes the search rows that single writes leave
+   * behind (record-index.ts, catchUpSearch): after it, the index tables hold every write.
+   */
+  searched(workspaceId: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -30,6 +35,9 @@ export async function tempStore(opts: Omit<SqliteStoreOptions, 'path'> = {}): Pr
     store,
     raw: () => (raw ??= new Database(path)),
     workspace: () => store.createWorkspace({ name: 'test', objectTypes: structuredClone([...STANDARD_OBJECT_TYPES]) }),
+    searched: async (workspaceId) => {
+      await store.searchRecords(workspaceId, { text: 'anything', offset: 0, limit: 1 });
+    },
     cleanup: async () => {
       raw?.close();
       await store.close();
