@@ -67,10 +67,12 @@ async function measure(server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_r
   }
   server.resetPeak();
   const serverCpu = cell.target === 'crm' ? () => cpuSeconds(server.pid) : undefined;
-  const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu);
+  const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu, server.pauses);
   const peak = server.peakRssMb();
   const cpu = figures.server_cpu_ms_per_call === undefined ? '' : `, server CPU ${figures.server_cpu_ms_per_call.toFixed(3)} ms/call`;
-  log(`  ${label}: ${Math.round(figures.calls_per_s)} calls/s, p50 ${figures.p50_ms.toFixed(2)} ms, p99 ${figures.p99_ms.toFixed(2)} ms${cpu}` +
+  const paused = figures.server_pauses;
+  const pauses = paused ? `, loop delay p99 ${paused.loop_p99_ms.toFixed(1)} ms, GC ${paused.gc_ms_per_s.toFixed(1)} ms/s (max ${paused.gc_max_ms.toFixed(1)})` : '';
+  log(`  ${label}: ${Math.round(figures.calls_per_s)} calls/s, p50 ${figures.p50_ms.toFixed(2)} ms, p99 ${figures.p99_ms.toFixed(2)} ms${cpu}${pauses}` +
     `${figures.errors ? `, ${figures.errors} errors` : ''}, peak RSS ${peak?.toFixed(0) ?? '?'} MB`);
   return { ...cell, figures, peak_rss_mb: peak };
 }

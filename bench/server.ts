@@ -6,12 +6,15 @@
  * - `koa`: a bare Koa route answering the same body.
  * The baselines read the request body as the gateway must. When listening it prints one line
  * `BENCH_READY {"url": ...}`; SIGTERM closes it and exits normally, so `--cpu-prof` is written.
+ * The gateway also records its event-loop delay and GC pauses, read at `pauses` (lib/pauses.ts);
+ * the baselines do not, so the floor stays a bare server.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { FIXED_BODY } from './lib/fixed-body.ts';
+import { servePauses } from './lib/pauses.ts';
 
 const FIXED = JSON.stringify(FIXED_BODY);
 
@@ -54,13 +57,16 @@ async function main(): Promise<void> {
   const target = process.env.BENCH_TARGET ?? 'crm';
   let url: string;
   let close: () => Promise<void>;
+  let pauses: string | undefined;
   if (target === 'crm') {
     // Imported only here, so the baselines' memory and start-up are those of a bare server.
     const { loadConfig } = await import('../gateway/config.ts');
     const { startServer } = await import('../gateway/server.ts');
     const running = await startServer(loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' }));
+    const recorder = await servePauses();
     url = running.url;
-    close = running.close;
+    pauses = recorder.url;
+    close = () => recorder.close().then(() => running.close());
   } else if (target === 'node-http' || target === 'koa') {
     const server = target === 'koa' ? bareKoa() : bareNodeHttp();
     url = await listen(server);
@@ -71,7 +77,7 @@ async function main(): Promise<void> {
   } else {
     throw new Error(`BENCH_TARGET must be crm, node-http or koa, got ${target}`);
   }
-  process.stdout.write(`BENCH_READY ${JSON.stringify({ url, target, pid: process.pid })}\n`);
+  process.stdout.write(`BENCH_READY ${JSON.stringify({ url, target, pid: process.pid, pauses })}\n`);
   process.once('SIGTERM', () => {
     void close().finally(() => process.exit(0));
   });

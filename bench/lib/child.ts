@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { pauseProbe, type PauseProbe } from './pauses.ts';
 import { peakRssMb, pin, resetPeakRss } from './proc.ts';
 
 export type Target = 'crm' | 'node-http' | 'koa';
@@ -11,6 +12,8 @@ export interface ServerChild {
   url: string;
   pid: number;
   pinned: boolean;
+  /** The gateway's record of its event-loop delay and GC pauses; absent for the baselines. */
+  pauses?: PauseProbe;
   /** Starts a new phase for peak RSS. */
   resetPeak(): void;
   /** Peak RSS (MB) since start or the last resetPeak. */
@@ -48,13 +51,14 @@ export async function startChild(target: Target, opts: ChildOptions = {}): Promi
   let stopped: Promise<void> | null = null;
   return {
     target, url: ready.url, pid, pinned,
+    ...(ready.pauses ? { pauses: pauseProbe(ready.pauses) } : {}),
     resetPeak: () => resetPeakRss(pid),
     peakRssMb: () => peakRssMb(pid),
     stop: () => (stopped ??= stop(child)),
   };
 }
 
-function waitReady(child: ChildProcess, errors: () => string): Promise<{ url: string }> {
+function waitReady(child: ChildProcess, errors: () => string): Promise<{ url: string; pauses?: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -64,7 +68,7 @@ function waitReady(child: ChildProcess, errors: () => string): Promise<{ url: st
     lines.on('line', (line) => {
       if (!line.startsWith('BENCH_READY ')) return;
       clearTimeout(timer);
-      resolve(JSON.parse(line.slice('BENCH_READY '.length)) as { url: string });
+      resolve(JSON.parse(line.slice('BENCH_READY '.length)) as { url: string; pauses?: string });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

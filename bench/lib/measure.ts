@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import type { PauseProbe, ServerPauses } from './pauses.ts';
 import type { HttpCall } from './styles.ts';
 
 export interface LoadOptions {
@@ -23,6 +24,8 @@ export interface Figures {
    * server waits for a CPU is not in it. Absent for baselines and where /proc is not readable.
    */
   server_cpu_ms_per_call?: number;
+  /** The server's event-loop delay and GC pauses over the measured run, where it records them. */
+  server_pauses?: ServerPauses;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -37,7 +40,7 @@ function percentile(sorted: Float64Array, p: number): number {
  */
 export async function hammer(
   url: string, next: () => HttpCall, verify: ((body: string) => boolean) | undefined, opts: LoadOptions,
-  serverCpuSeconds?: () => number | null,
+  serverCpuSeconds?: () => number | null, pauses?: PauseProbe,
 ): Promise<Figures> {
   const run = (seconds: number, onResponse?: (status: number, ms: number) => void): Promise<autocannon.Result> =>
     new Promise((resolve, reject) => {
@@ -54,11 +57,13 @@ export async function hammer(
     });
   if (opts.warmupSeconds > 0) await run(opts.warmupSeconds);
   const latencies: number[] = [];
+  await pauses?.reset();
   const cpuBefore = serverCpuSeconds?.() ?? null;
   const result = await run(opts.seconds, (status, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const cpuAfter = cpuBefore === null ? null : serverCpuSeconds!();
+  const paused = await pauses?.read();
   const sorted = Float64Array.from(latencies).sort();
   const ok = sorted.length - result.mismatches;
   return {
@@ -73,5 +78,6 @@ export async function hammer(
     ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
       ? { server_cpu_ms_per_call: ((cpuAfter - cpuBefore) * 1000) / result.requests.total }
       : {}),
+    ...(paused ? { server_pauses: paused } : {}),
   };
 }

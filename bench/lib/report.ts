@@ -55,7 +55,9 @@ function toolRows(r: Results, base: Figures): string[][] {
     return [
       `\`${c.tool}\``, c.style!, n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s),
       rest ? x(f.calls_per_s / rest.calls_per_s) : '–', ms(f.p50_ms), ms(f.p99_ms), rest ? x(f.p50_ms / rest.p50_ms) : '–',
-      f.server_cpu_ms_per_call === undefined ? '–' : f.server_cpu_ms_per_call.toFixed(3), n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
+      f.server_cpu_ms_per_call === undefined ? '–' : f.server_cpu_ms_per_call.toFixed(3),
+      f.server_pauses ? ms(f.server_pauses.loop_p99_ms) : '–', f.server_pauses ? f.server_pauses.gc_ms_per_s.toFixed(1) : '–',
+      n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
     ];
   });
 }
@@ -122,9 +124,11 @@ export function renderMarkdown(r: Results): string {
     '',
     '`× REST` compares a style with REST for the same tool: calls/s (throughput) and p50 (latency). ' +
       'Server CPU is the server process\'s CPU time (all threads) over the measured run per answer: ' +
-      'steadier than calls/s when the machine is shared, since time spent waiting for a CPU is not in it.',
+      'steadier than calls/s when the machine is shared, since time spent waiting for a CPU is not in it. ' +
+      'Loop delay p99 is how late the server\'s event loop ran a timer due every 5 ms (a call arriving then waits about as long), ' +
+      'GC ms/s its garbage collector\'s pauses per second, both over the measured run: a p99 near the loop delay\'s is the process stalling, not the call.',
     '',
-    table(['tool', 'style', 'calls/s', '× node:http', 'calls/s × REST', 'p50 ms', 'p99 ms', 'p50 × REST', 'server CPU ms/call', 'bytes/answer', 'errors', 'peak RSS MB'], toolRows(r, base)),
+    table(['tool', 'style', 'calls/s', '× node:http', 'calls/s × REST', 'p50 ms', 'p99 ms', 'p50 × REST', 'server CPU ms/call', 'loop delay p99 ms', 'GC ms/s', 'bytes/answer', 'errors', 'peak RSS MB'], toolRows(r, base)),
     '',
     '## Scale: REST latency by dataset size',
     '',
