@@ -34,6 +34,8 @@ const pinned = twoCores && pin(process.pid, 0);
 const load: LoadOptions = { connections: opts.connections, seconds: opts.seconds, warmupSeconds: opts.warmupSeconds };
 /** Seconds per cell of the warm-up pass after each gateway start. */
 const warmupPass = Math.max(0.3, opts.warmupSeconds / 2);
+/** Seconds of load between the settle after the warm-up pass and the first measured cell. */
+const RESUME_SECONDS = 4;
 const stamp = startedAt.toISOString().slice(0, 16).replace(':', '-');
 const profileDir = opts.cpuProf ? join(RESULTS, 'profiles', stamp) : undefined;
 
@@ -107,6 +109,10 @@ async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchC
     // Then the server's own start-up work (the graph cache's preload) ends before the first measured cell.
     const settled = await settle(server.pid);
     if (settled > 1) log(`  server settled after ${settled.toFixed(1)} s`);
+    // Load again for a few seconds before the first measured cell: coming back from that idle
+    // moment the server ran slower for seconds (the first cell's loop delay p99 twice the next
+    // cells', its CPU per call 10-20% higher, whatever its style), longer than a cell's own warm-up.
+    if (ordered[0] && styles[0]) await hammer(server.url, caller(ordered[0], styles[0]), undefined, { ...load, seconds: RESUME_SECONDS, warmupSeconds: 0 });
     for (const c of ordered) {
       for (const style of styles) {
         results.cells.push(await measure(server, { phase, target: 'crm', tool: caseName(c), style, size: dataset.size }, caller(c, style), style));
