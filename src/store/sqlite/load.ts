@@ -12,7 +12,7 @@ import { withGraphLogPaused } from './graph-cache.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
 import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
-import { claimUniques, indexRecords } from './record-index.ts';
+import { claimUniques, indexRecords, type IndexTarget } from './record-index.ts';
 import { COMM_LINKS, insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
 import { insertComm, insertUsageRow } from './comms.ts';
 import { insertRecordRow } from './records.ts';
@@ -25,6 +25,8 @@ import { insertReportRow } from './reports.ts';
 
 /** Rows staged, and read back, per statement. */
 const PAGE = 1000;
+/** Live records a loader indexes together (their value rows sorted, one FTS5 segment). */
+const INDEX_BATCH = 1000;
 /** Names each load's staging table. */
 let loads = 0;
 
@@ -81,6 +83,7 @@ export function loadMethods(c: Connection) {
                 atRow(seq, dumped, () => loader.load(dumped));
               }
             }
+            loader.finish();
           });
         });
         objectTypeCache(c).invalidate();
@@ -134,6 +137,8 @@ class Loader {
   readonly #types = new Map<string, LoadedType[]>();
   readonly #lists = new Map<string, number>();
   readonly #users = new Set<string>();
+  /** Live records whose value and search rows are still to be written, a batch at a time (INDEX_BATCH). */
+  #unindexed: Array<{ record: IndexTarget; data: StoredRecord['data'] }> = [];
 
   constructor(private readonly c: Connection, private readonly workspaceId: string) {}
 
@@ -214,7 +219,23 @@ class Loader {
     const written = insertRecordRow(this.c, pk, record);
     if (record.deleted_at !== null) return;
     if (type.deleted_at === null) claimUniques(this.c, written, uniqueClaims(type, record.data), { ifFree: true });
-    indexRecords(this.c, [{ record: written, data: record.data }]);
+    this.#unindexed.push({ record: written, data: record.data });
+    if (this.#unindexed.length >= INDEX_BATCH) this.#index();
+  }
+
+  /** Writes what the rows loaded so far still owe; called once after the last row, in the same transaction. */
+  finish(): void {
+    this.#index();
+  }
+
+  /**
+   * The value and search rows of the records held back, as createRecords writes a batch's: in index
+   * order, one FTS5 segment and one vocabulary pass per batch instead of one per record.
+   */
+  #index(): void {
+    if (this.#unindexed.length === 0) return;
+    indexRecords(this.c, this.#unindexed);
+    this.#unindexed = [];
   }
 
   #entry(entry: ListEntry): void {
