@@ -4,7 +4,7 @@ import type { CompiledQuery } from 'graphql-jit';
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { compileOperation } from '../../src/graphql/execute.ts';
-import type { GraphQLContext } from '../../src/graphql/context.ts';
+import { releaseContext, type GraphQLContext } from '../../src/graphql/context.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { sendJson } from '../body.ts';
 import type { Principal } from '../tools/invoke.ts';
@@ -94,7 +94,12 @@ export function directGraphQL<S extends object>(
 
     let result: ExecutionResult;
     try {
-      result = (await entry.compiled.query(undefined, contextFor(ctx.state.principal as Principal), variables ?? {})) as ExecutionResult;
+      const context = contextFor(ctx.state.principal as Principal);
+      try {
+        result = (await entry.compiled.query(undefined, context, variables ?? {})) as ExecutionResult;
+      } finally {
+        releaseContext(context);
+      }
     } catch (error) {
       // As yoga answers an executor that throws: the masked error alone.
       const masked = maskError(error);

@@ -1,6 +1,7 @@
 import type { DocumentNode } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { releaseContext } from '../../src/graphql/context.ts';
 import { compileOperation } from '../../src/graphql/execute.ts';
 
 /**
@@ -24,6 +25,8 @@ export function compiledExecutionPlugin(): Plugin {
       }
       const run = query;
       if (run) setExecuteFn((a) => run.query(a.rootValue, a.contextValue, a.variableValues ?? {}));
+      // Whichever executor ran it, the operation's per-call caches go with it (releaseContext).
+      return { onExecuteDone: () => releaseContext(args.contextValue) };
     },
   };
 }

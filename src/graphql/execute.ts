@@ -1,7 +1,7 @@
 import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CrmError, isCrmError } from '../domain/errors.ts';
-import type { GraphQLContext } from './context.ts';
+import { releaseContext, type GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
 
 export interface Prepared {
@@ -57,9 +57,14 @@ export async function runOperation(
   options: OperationOptions = {},
 ): Promise<Record<string, unknown>> {
   const { document, compiled } = prepare(source, options);
-  const result = (await (compiled
-    ? compiled.query(undefined, context, variables)
-    : execute({ schema, document, variableValues: variables, contextValue: context }))) as ExecutionResult;
+  let result: ExecutionResult;
+  try {
+    result = (await (compiled
+      ? compiled.query(undefined, context, variables)
+      : execute({ schema, document, variableValues: variables, contextValue: context }))) as ExecutionResult;
+  } finally {
+    releaseContext(context);
+  }
   if (result.errors?.length) throw toCrmError(result.errors[0]!);
   return (result.data ?? {}) as Record<string, unknown>;
 }
