@@ -12,7 +12,7 @@ import { withGraphLogPaused } from './graph-cache.ts';
 import { insertListRow } from './lists.ts';
 import { insertNoteRow } from './notes.ts';
 import { insertObjectTypeRow, objectTypeCache } from './object-types.ts';
-import { claimUniques, indexRecords, type IndexTarget } from './record-index.ts';
+import { claimUniques, indexRecords, type IndexItem } from './record-index.ts';
 import { COMM_LINKS, insertLinks, NOTE_LINKS, TASK_LINKS, type RecordLinks } from './record-links.ts';
 import { insertComm, insertUsageRow } from './comms.ts';
 import { insertRecordRow } from './records.ts';
@@ -138,7 +138,7 @@ class Loader {
   readonly #lists = new Map<string, number>();
   readonly #users = new Set<string>();
   /** Live records whose value and search rows are still to be written, a batch at a time (INDEX_BATCH). */
-  #unindexed: Array<{ record: IndexTarget; data: StoredRecord['data'] }> = [];
+  #unindexed: IndexItem[] = [];
 
   constructor(private readonly c: Connection, private readonly workspaceId: string) {}
 

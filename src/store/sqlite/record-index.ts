@@ -50,6 +50,12 @@ export interface IndexTarget {
   id: string;
 }
 
+/** A live record and its data, as the batch index writers take them. */
+export interface IndexItem {
+  record: IndexTarget;
+  data: RecordData;
+}
+
 /** Writes the value rows of an item's data (records and entries alike, see items.ts). */
 export function indexValues(c: Connection, space: ItemSpace, itemPk: number, scopePk: number, data: RecordData): void {
   for (const [field, value] of Object.entries(data)) {
@@ -84,12 +90,12 @@ function byIndexOrder(a: ValueRow, b: ValueRow): number {
  * of touching a random page per value, which is what kept a large load slow once the index
  * outgrew the page cache.
  */
-export function indexRecords(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
+export function indexRecords(c: Connection, records: readonly IndexItem[]): void {
   writeValueRows(c, records);
   writeSearchRows(c, records);
 }
 
-function writeValueRows(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
+function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
   const rows: ValueRow[] = [];
   for (const { record, data } of records) {
     for (const [field, value] of Object.entries(data)) {
@@ -102,7 +108,7 @@ function writeValueRows(c: Connection, records: ReadonlyArray<{ record: IndexTar
 }
 
 /** The search rows of live records that have none: their text, its `search_docs` row and its terms. */
-function writeSearchRows(c: Connection, records: ReadonlyArray<{ record: IndexTarget; data: RecordData }>): void {
+function writeSearchRows(c: Connection, records: readonly IndexItem[]): void {
   const search = c.stmt('INSERT INTO records_fts (rowid, body) VALUES (?, ?)');
   // The word count FTS5 has just written for the row, beside what a search filters and orders by.
   const doc = c.stmt('INSERT INTO search_docs (pk, object_type_pk, id, sz) SELECT id, ?, ?, sz FROM records_fts_docsize WHERE id = ?');
@@ -176,7 +182,7 @@ export function catchUpSearch(c: Connection): void {
        ORDER BY p.pk`,
     );
     let removed = 0;
-    const live: Array<{ record: IndexTarget; data: RecordData }> = [];
+    const live: IndexItem[] = [];
     for (const [pk, objectTypePk, id, data, indexed] of pending) {
       if (indexed) {
         c.run('DELETE FROM records_fts WHERE rowid = ?', pk);
