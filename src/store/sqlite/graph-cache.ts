@@ -769,10 +769,15 @@ export class GraphCache {
   }
 }
 
-/** Keeps a summary read from SQL at its record's slot (frozen: answers share it), and returns it. */
+/**
+ * Keeps a summary read from SQL at its record's slot (frozen: answers share it), and returns it.
+ * Built as a literal before freezing: V8 gives a frozen copy of a spread object a hidden class of
+ * its own, and every summary with its own class made each property read of them (answers,
+ * serialising) miss its inline cache and look the property up from scratch.
+ */
 function keepSummary(graph: WorkspaceGraph, summary: RecordSummary): RecordSummary {
   const slot = graph.slot(summary.record_id);
-  const kept = Object.freeze({ ...summary, record_id: graph.ids[slot]! });
+  const kept = Object.freeze({ record_id: graph.ids[slot]!, object_type_slug: summary.object_type_slug, display_name: summary.display_name });
   graph.summaries[slot] = kept;
   graph.names[slot] = kept.display_name;
   return kept;

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GraphEdge } from '../../../src/domain/graph/types.ts';
 import { newId } from '../../../src/domain/ids.ts';
@@ -197,6 +198,23 @@ describe('the SQLite graph cache', () => {
     const elsewhere = await t.workspace();
     expect(held.relatedRecords(elsewhere.id, id.Acme)).toBeUndefined();
     expect(held.relationsHeld(elsewhere.id)).toBe(0);
+  });
+
+  it('gives every record summary it keeps one hidden class', async () => {
+    // Summaries are read on every records.get and serialised into answers: with a class each
+    // (a frozen copy of a spread object gets one), each property read of them missed V8's inline
+    // caches. V8's own check, %HaveSameMap, decides.
+    setFlagsFromString('--allow-natives-syntax');
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    t = await tempStore();
+    const { ws, id } = await people(t.store);
+    await t.store.createLinks(ws.id, [knows(id.Ann, id.Ben), knows(id.Ann, id.Cat), knows(id.Ben, id.Cat)]);
+    const summaries = [];
+    for (const recordId of Object.values(id)) for (const r of await t.store.getRelations(ws.id, recordId)) summaries.push(r.other);
+    summaries.push(...await t.store.recordSummaries(ws.id, Object.values(id)));
+    expect(summaries.length).toBeGreaterThan(10);
+    expect(summaries.filter((s) => !sameMap(s, summaries[0]!))).toEqual([]);
+    expect(summaries.every((s) => Object.isFrozen(s))).toBe(true);
   });
 
   it('drops the relations it holds past its bound and answers the same', async () => {
