@@ -54,6 +54,8 @@ export const recordTools = [
         relations { type source direction record { record_id object_type_slug display_name } } } }`,
       variables: (i) => i,
       result: pick('record'),
+      // Every leaf is a stored string, a null or the data JSON, and relations are many: see OperationOptions.
+      plainLeaves: true,
     },
   }),
   defineTool({
