@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GraphEdge } from '../../../src/domain/graph/types.ts';
 import { newId } from '../../../src/domain/ids.ts';
-import type { RelatedRecord, Store } from '../../../src/domain/store/port.ts';
+import type { RecordSummary, RelatedRecord, Store } from '../../../src/domain/store/port.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { GraphCache } from '../../../src/store/sqlite/graph-cache.ts';
 import { graphMethods } from '../../../src/store/sqlite/graph.ts';
@@ -209,7 +209,7 @@ describe('the SQLite graph cache', () => {
     t = await tempStore();
     const { ws, id } = await people(t.store);
     await t.store.createLinks(ws.id, [knows(id.Ann, id.Ben), knows(id.Ann, id.Cat), knows(id.Ben, id.Cat)]);
-    const summaries = [];
+    const summaries: RecordSummary[] = [];
     for (const recordId of Object.values(id)) for (const r of await t.store.getRelations(ws.id, recordId)) summaries.push(r.other);
     summaries.push(...await t.store.recordSummaries(ws.id, Object.values(id)));
     expect(summaries.length).toBeGreaterThan(10);
