@@ -10,6 +10,9 @@ import { addFieldRelations, relationsOf, replaceFieldRelations, storedTargets, t
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
+const GET_RECORD_ANY = `SELECT ${RECORD_VALUES} FROM records r WHERE r.id = ? AND r.workspace_id = ?`;
+const GET_RECORD_LIVE = `${GET_RECORD_ANY} AND r.deleted_at IS NULL`;
+
 /** Synchronous record methods of the Store: writes keep claims, relations and indexes in step. */
 export function recordMethods(c: Connection) {
   const find = (workspaceId: string, recordId: string, includeDeleted = false): RecordRow | undefined =>
@@ -62,8 +65,9 @@ export function recordMethods(c: Connection) {
     },
 
     getRecord(workspaceId: string, recordId: string, opts: { includeDeleted?: boolean } = {}): StoredRecord | null {
-      const row = find(workspaceId, recordId, opts.includeDeleted === true);
-      return row ? toRecord(row) : null;
+      // Every single-record tool reads here: as an array row, by one of two fixed statements.
+      const row = c.rows<RecordValues>(opts.includeDeleted === true ? GET_RECORD_ANY : GET_RECORD_LIVE, recordId, workspaceId)[0];
+      return row ? recordOf(row) : null;
     },
 
     getRecords(workspaceId: string, recordIds: readonly string[]): StoredRecord[] {
