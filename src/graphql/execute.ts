@@ -21,7 +21,8 @@ export interface OperationOptions {
   plainLeaves?: boolean;
 }
 
-const prepared = new Map<string, Prepared>();
+/** By document text, one map per compile option: a key built per call would be hashed per call. */
+const prepared = { plain: new Map<string, Prepared>(), serialized: new Map<string, Prepared>() };
 
 /** An operation compiled by graphql-jit, or null where it declines one (the standard executor then runs it). */
 export function compileOperation(on: GraphQLSchema, document: DocumentNode, operationName?: string, options: OperationOptions = {}): CompiledQuery | null {
@@ -31,14 +32,14 @@ export function compileOperation(on: GraphQLSchema, document: DocumentNode, oper
 
 /** Parses, validates and compiles an operation once per process; tool documents are fixed strings. */
 export function prepare(source: string, options: OperationOptions = {}): Prepared {
-  const key = options.plainLeaves ? `plain leaves\n${source}` : source;
-  let entry = prepared.get(key);
+  const kept = options.plainLeaves ? prepared.plain : prepared.serialized;
+  let entry = kept.get(source);
   if (!entry) {
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`invalid operation: ${errors.map((e) => e.message).join('; ')}`);
     entry = { document, compiled: compileOperation(schema, document, undefined, options) };
-    prepared.set(key, entry);
+    kept.set(source, entry);
   }
   return entry;
 }
