@@ -108,8 +108,13 @@ export function sendJson(ctx: Context, json: string): void {
   ctx.body = utf8Bytes(json);
 }
 
-/** Texts shorter than this are encoded by Buffer.from, which is as fast for them. */
-const SCRATCH_FROM = 8 * 1024;
+/**
+ * Texts shorter than this are encoded by Buffer.from, which is as fast for them. Past it the scratch
+ * wins for texts with characters beyond Latin-1 (a record answer with one en dash is one): 2.7
+ * against 4.0 µs at 4,500 characters, 1.4 against 2.1 at 2,500, while texts of Latin-1 only cost
+ * the same either way (within 5%).
+ */
+export const SCRATCH_FROM = 2 * 1024;
 /** The scratch buffer never grows past this (texts of up to a third as many characters use it). */
 const SCRATCH_MAX = 4 * 1024 * 1024;
 let scratch = Buffer.allocUnsafeSlow(0);

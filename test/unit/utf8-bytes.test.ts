@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { utf8Bytes } from '../../gateway/body.ts';
+import { SCRATCH_FROM, utf8Bytes } from '../../gateway/body.ts';
 
 /** A JSON-like text of about `length` UTF-16 units, repeating `unit`. */
 const textOf = (length: number, unit: string): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
 describe('utf8Bytes', () => {
-  // Sizes below, at and past the scratch threshold (8 Ki units) and past the scratch's bound (4 MiB bytes).
-  const sizes = [0, 1, 8 * 1024 - 1, 8 * 1024, 8 * 1024 + 1, 70_000, 1_398_101, 1_398_102, 1_600_000];
+  // Sizes below, at and past the scratch threshold and past the scratch's bound (4 MiB bytes).
+  const sizes = [0, 1, SCRATCH_FROM - 1, SCRATCH_FROM, SCRATCH_FROM + 1, 8 * 1024, 70_000, 1_398_101, 1_398_102, 1_600_000];
   const units = {
     ascii: '{"name":"Acme"},',
     'latin-1': '{"name":"Café Müller"},',
