@@ -1,4 +1,4 @@
-import type { Actor } from '../../src/domain/actor.ts';
+import { actorOf, type Actor } from '../../src/domain/actor.ts';
 import { CrmError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { nearest } from '../../src/domain/suggest.ts';
@@ -47,7 +47,7 @@ export async function invokeTool(
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);
   const run = async () => {
-    const context = createContext(store, { ...principal, via, tool: tool.name });
+    const context = createContext(store, actorOf(principal, via, tool.name));
     const { operation } = tool;
     const data = await runOperation(operation.document, operation.variables(parsed.data), context, { plainLeaves: operation.plainLeaves });
     return operation.result(data);

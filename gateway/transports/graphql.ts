@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
+import { actorOf } from '../../src/domain/actor.ts';
 import { CrmError, isCrmError } from '../../src/domain/errors.ts';
 import { createContext, type GraphQLContext } from '../../src/graphql/context.ts';
 import { schema } from '../../src/graphql/schema.ts';
@@ -28,7 +29,7 @@ interface ServerContext {
  */
 export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
   const contextFor = (principal: Principal): GraphQLContext =>
-    createContext(deps.store, { ...principal, via: 'graphql', tool: null }, deps.config.keyPrefix);
+    createContext(deps.store, actorOf(principal, 'graphql', null), deps.config.keyPrefix);
   const maskError = (error: unknown): Error => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (isCrmError(original)) {

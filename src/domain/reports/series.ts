@@ -50,12 +50,16 @@ function groupOrder(group: FieldDef | undefined): (a: GroupValue, b: GroupValue)
 /** Rows in order (bucket ascending, then group order), keys present only for what the report groups by. */
 export function shapeRows(rows: readonly AggregateRow[], s: Shaping): ReportRow[] {
   const order = groupOrder(s.group);
-  const shaped = rows.map((row): ReportRow => ({
-    ...(s.group ? { group: groupValue(s.group, row.group) } : {}),
-    ...(s.bucket && row.bucket !== null ? { bucket: row.bucket } : {}),
-    value: row.value,
-    count: row.count,
-  }));
+  // Keys set one by one from an empty literal: spreading the optional ones in made each row an
+  // object with a hidden class of its own (see actorOf in actor.ts).
+  const shaped = rows.map((row): ReportRow => {
+    const out = {} as ReportRow;
+    if (s.group) out.group = groupValue(s.group, row.group);
+    if (s.bucket && row.bucket !== null) out.bucket = row.bucket;
+    out.value = row.value;
+    out.count = row.count;
+    return out;
+  });
   shaped.sort((a, b) => ((a.bucket ?? '') < (b.bucket ?? '') ? -1 : (a.bucket ?? '') > (b.bucket ?? '') ? 1 : order(a.group ?? null, b.group ?? null)));
   if (shaped.length === 0 && !s.group && !s.bucket) return [{ value: emptyValue(s.metric), count: 0 }];
   return shaped;
@@ -83,7 +87,7 @@ function funnel(rows: readonly ReportRow[], s: Shaping) {
     const row = rows.find((r) => r.group === stage);
     return { stage, value: row ? row.value : emptyValue(s.metric), count: row ? row.count : 0 };
   });
-  return stages.map((stage, i) => ({ ...stage, conversion_to_next: conversion(stage.count, stages[i + 1]?.count) }));
+  return stages.map((s, i) => ({ stage: s.stage, value: s.value, count: s.count, conversion_to_next: conversion(s.count, stages[i + 1]?.count) }));
 }
 
 /** Records in the next stage per record in this one; null for the last stage or an empty one. */

@@ -78,7 +78,7 @@ export class AnalyticsService {
       const row = rows.find((r) => r.group === option);
       return { stage: option, count: row?.count ?? 0, value: value ? (row?.value ?? 0) : 0 };
     });
-    const stages = counts.map((s, i) => ({ ...s, conversion_to_next: conversion(s.count, counts[i + 1]?.count) }));
+    const stages = counts.map((s, i) => ({ stage: s.stage, count: s.count, value: s.value, conversion_to_next: conversion(s.count, counts[i + 1]?.count) }));
     return {
       stages,
       total_count: stages.reduce((sum, s) => sum + s.count, 0),

@@ -148,7 +148,11 @@ export class GraphService {
     const to = await this.root(input.to_record_id, 'to_record_id');
     const paths = await shortestPaths(this.store, this.ws, from, to, maxDepth, limit);
     const names = await this.records.summaries(paths.flatMap((p) => p.nodes.map((n) => n.record_id)));
-    return { paths: paths.map((p: GraphPath) => ({ ...p, nodes: p.nodes.map((n) => ({ ...n, display_name: names.get(n.record_id)?.display_name ?? '' })) })) };
+    // Nodes spelled out: a spread plus a new key gives each object a hidden class of its own (see actorOf).
+    return { paths: paths.map((p: GraphPath) => ({ ...p, nodes: p.nodes.map((n) => ({
+      record_id: n.record_id, object_type_slug: n.object_type_slug, depth: n.depth, via: n.via, category: n.category, strength: n.strength,
+      display_name: names.get(n.record_id)?.display_name ?? '',
+    })) })) };
   }
 
   /** The nodes with their display names, in the same order. */
