@@ -12,6 +12,8 @@ import type { Store } from '../../src/domain/store/port.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
+import { eventRow } from '../../src/store/sqlite/timeline.ts';
+import { eventFor } from '../../src/domain/services/events.ts';
 
 /**
  * V8 gives some objects a hidden class each: a literal that starts with a spread and then adds
@@ -95,6 +97,16 @@ describe('objects handed to the compiled operations', () => {
   it('include an actor per call that shares one class with every other', () => {
     const actors = Array.from({ length: 30 }, (_, i) => actorOf({ ...principal, user_id: `usr_${i}` }, i % 2 ? 'rest' : 'mcp', i % 3 ? 'records.get' : null));
     expect(classes(actors)).toBe(1);
+  });
+
+  it('include no event rows of a class each on the write path', () => {
+    // Every write appends its timeline events through eventRow; a class per event was an old-space object per write.
+    const actor = actorOf(principal, 'rest', 'records.create');
+    const rows = Array.from({ length: 30 }, (_, i) => eventRow(
+      eventFor(actor, i % 2 ? 'create' : 'update', 'record', `rec_${i}`, [`rec_${i}`], i % 3 ? { name: { before: null, after: `n${i}` } } : null),
+      principal.workspace_id, new Date(i).toISOString(),
+    ));
+    expect(classes(rows)).toBe(1);
   });
 
   for (const bench of CASES.filter((c) => !c.writes)) {
