@@ -8,18 +8,18 @@ import { ensureDataset, type Dataset } from '../../bench/lib/dataset.ts';
 import { authenticate } from '../../gateway/auth/principal.ts';
 import { CATALOG } from '../../gateway/tools/index.ts';
 import { actorOf, type Actor } from '../../src/domain/actor.ts';
+import { eventFor } from '../../src/domain/services/events.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 import { eventRow } from '../../src/store/sqlite/timeline.ts';
-import { eventFor } from '../../src/domain/services/events.ts';
 
 /**
  * V8 gives some objects a hidden class each: a literal that starts with a spread and then adds
  * keys the spread did not have (`{ ...row, extra }`), or a frozen copy of a spread. Every property
- * read of such objects then misses its inline cache and is looked up from scratch; records.get's
- * relation summaries cost it a sixth of its time so. This holds every object the domain hands the
+ * read of such objects then misses its inline cache and is looked up from scratch (records.get's
+ * relation summaries made so cost it about a tenth of its server time). This holds every object the domain hands the
  * compiled operations of the benchmark's read cases, grouped by their keys, to a few classes per
  * group, with V8's own %HaveSameMap, on a small dataset made by the benchmark's generator.
  */

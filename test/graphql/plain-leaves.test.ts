@@ -41,7 +41,7 @@ const inputs: Record<string, () => Record<string, unknown>[]> = {
     { record_id, depth: 2, types: 'contacts' },
     { record_id, depth: 3, categories: 'customer,prospect,partner' },
   ]),
-  // Live records of each type, with their relations (the deleted contact among them, passed by).
+  // Live records of each type, each with its relations in both directions.
   'records.get': () => [...ids.companies.slice(0, 6), ...ids.contacts.slice(0, 11), ...ids.deals.slice(0, 6)].map((record_id) => ({ record_id })),
   'graph.path': () => ids.contacts.slice(0, 6).flatMap((from_record_id, i) => [
     { from_record_id, to_record_id: ids.contacts[(i + 5) % 10]! },
