@@ -4,6 +4,7 @@ import { authenticate } from '../../gateway/auth/principal.ts';
 import { CATALOG } from '../../gateway/tools/index.ts';
 import type { Principal } from '../../gateway/tools/invoke.ts';
 import { useDirectGraphQL } from '../../gateway/transports/graphql-direct.ts';
+import { actorOf } from '../../src/domain/actor.ts';
 import { builder } from '../../src/graphql/builder.ts';
 import { createContext, type GraphQLContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
@@ -32,14 +33,14 @@ const objectsGet = CATALOG.get('objects.get')!.operation;
 
 describe('a call lets its scope cache go', () => {
   it('once runOperation has run the operation', async () => {
-    const context = createContext(h.server.store, { ...principal, via: 'rest', tool: 'objects.get' });
+    const context = createContext(h.server.store, actorOf(principal, 'rest', 'objects.get'));
     const during = RequestCache.fromContext(context, builder);
     await runOperation(objectsGet.document, objectsGet.variables({ slug: 'companies' }), context);
     expect(RequestCache.fromContext(context, builder)).not.toBe(during);
   });
 
   it('also when the operation fails', async () => {
-    const context = createContext(h.server.store, { ...principal, via: 'rest', tool: 'objects.get' });
+    const context = createContext(h.server.store, actorOf(principal, 'rest', 'objects.get'));
     const during = RequestCache.fromContext(context, builder);
     await expect(runOperation(objectsGet.document, objectsGet.variables({ slug: 'no_such_type' }), context)).rejects.toMatchObject({ code: 'not_found' });
     expect(RequestCache.fromContext(context, builder)).not.toBe(during);
