@@ -10,16 +10,17 @@ import { addFieldRelations, relationsOf, replaceFieldRelations, storedTargets, t
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
-const GET_RECORD_ANY = `SELECT ${RECORD_VALUES} FROM records r WHERE r.id = ? AND r.workspace_id = ?`;
+/** A record by id, as an array row (reads) or a row object with its keys (writes), with or without deleted ones. */
+const BY_ID = 'FROM records r WHERE r.id = ? AND r.workspace_id = ?';
+const GET_RECORD_ANY = `SELECT ${RECORD_VALUES} ${BY_ID}`;
 const GET_RECORD_LIVE = `${GET_RECORD_ANY} AND r.deleted_at IS NULL`;
+const FIND_ROW_ANY = `SELECT ${RECORD_COLUMNS} ${BY_ID}`;
+const FIND_ROW_LIVE = `${FIND_ROW_ANY} AND r.deleted_at IS NULL`;
 
 /** Synchronous record methods of the Store: writes keep claims, relations and indexes in step. */
 export function recordMethods(c: Connection) {
   const find = (workspaceId: string, recordId: string, includeDeleted = false): RecordRow | undefined =>
-    c.get<RecordRow>(
-      `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.id = ? AND r.workspace_id = ?${includeDeleted ? '' : ' AND r.deleted_at IS NULL'}`,
-      recordId, workspaceId,
-    );
+    c.get<RecordRow>(includeDeleted ? FIND_ROW_ANY : FIND_ROW_LIVE, recordId, workspaceId);
   const mustFind = (workspaceId: string, recordId: string, includeDeleted = false): RecordRow => {
     const row = find(workspaceId, recordId, includeDeleted);
     if (!row) throw notFound('record', recordId);
