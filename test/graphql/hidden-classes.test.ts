@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -112,7 +112,7 @@ describe('objects handed to the compiled operations', () => {
   for (const bench of CASES.filter((c) => !c.writes)) {
     it(`share a few classes per shape: ${caseName(bench)}`, async () => {
       const tool = CATALOG.get(bench.tool)!;
-      const sampler = new Sampler(JSON.parse(readFileSync(join(dataset.dir, 'meta.json'), 'utf8')).sample as Dataset['sample']);
+      const sampler = new Sampler(dataset.sample);
       const groups = new Map<string, object[]>();
       let results = 0;
       for (let i = 0; i < 25; i++) {
