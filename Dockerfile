@@ -1,5 +1,5 @@
 # The gateway image: Node 20, production dependencies only. The server is the container's one
-# process (node with tsx's loader flag, no npm or shell in between), so `docker stop` reaches it.
+# process (node with the service's TypeScript loader, no npm or shell in between), so `docker stop` reaches it.
 # Build tools are only in the first stage, for native modules without a prebuilt binary.
 FROM node:20-slim AS deps
 RUN apt-get update \
@@ -22,4 +22,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=6 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "--import", "tsx", "gateway/cli.ts", "serve"]
+CMD ["node", "--import", "./gateway/loader/register.mjs", "gateway/cli.ts", "serve"]

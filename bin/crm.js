@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The `crm` command: loads the TypeScript CLI through tsx's loader (no build step).
-import { register } from 'tsx/esm/api';
+// The `crm` command: loads the TypeScript CLI through the service's own loader (no build step).
+import '../gateway/loader/register.mjs';
 
-register();
 const { main } = await import('../gateway/cli.ts');
 const args = process.argv.slice(2);
 const code = await main(args);

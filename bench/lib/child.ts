@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { TS_LOADER as LOADER } from '../../gateway/loader/index.ts';
 import { pauseProbe, type PauseProbe } from './pauses.ts';
 import { peakRssMb, pin, resetPeakRss } from './proc.ts';
 
@@ -33,9 +34,9 @@ export interface ChildOptions {
   cpuProfDir?: string;
 }
 
-/** Spawns the server in its own Node process (tsx loader) and waits for its BENCH_READY line. */
+/** Spawns the server in its own Node process (the service's loader, as `npm start`) and waits for its BENCH_READY line. */
 export async function startChild(target: Target, opts: ChildOptions = {}): Promise<ServerChild> {
-  const flags = ['--import', 'tsx', ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [])];
+  const flags = ['--import', LOADER, ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [])];
   const child = spawn(process.execPath, [...flags, ENTRY], {
     env: { ...process.env, ...opts.env, BENCH_TARGET: target },
     stdio: ['ignore', 'pipe', 'pipe'],

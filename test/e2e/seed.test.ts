@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../gateway/auth/principal.ts';
+import { TS_LOADER as LOADER } from '../../gateway/loader/index.ts';
 import { SEED_EMAIL_REASON } from '../../gateway/seed/comms.ts';
 import { seedDemo } from '../../gateway/seed/index.ts';
 import { invokeTool } from '../../gateway/tools/invoke.ts';
@@ -69,7 +70,7 @@ describe('crm seed demo', () => {
 
   it('runs from the command line and prints the workspace, a key and the counts', async () => {
     const bin = join(import.meta.dirname, '..', '..', 'gateway', 'cli.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', bin, 'seed', 'demo', '--scale', '0.02', '--json'], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', LOADER, bin, 'seed', 'demo', '--scale', '0.02', '--json'], {
       env: { ...process.env, DATA_DIR: join(dir, 'cli'), LOG_LEVEL: 'silent' },
     });
     const out = JSON.parse(stdout);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { TS_LOADER as LOADER } from '../../gateway/loader/index.ts';
 import type { Harness, Workspace } from '../e2e/harness.ts';
 
 const SCRIPT = fileURLToPath(new URL('./server-process.ts', import.meta.url));
@@ -22,7 +23,7 @@ export interface ServerProcess {
 export const STALL_BOUND_MS = 250;
 
 export async function startServerProcess(): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', LOADER, SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<any> => {
     const { value, done } = await lines.next();

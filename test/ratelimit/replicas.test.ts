@@ -1,21 +1,22 @@
-/** Two real gateway processes (child processes under tsx) sharing one Redis. */
+/** Two real gateway processes (child processes under the service's loader) sharing one Redis. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TS_LOADER as LOADER } from '../../gateway/loader/index.ts';
 import { REDIS_URL, redisAvailable, uniqueKey } from './support.ts';
 
 const reachable = await redisAvailable();
 const SCRIPT = fileURLToPath(new URL('./fixtures/gateway-process.ts', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
-  // npx runs tsx runs node: kill the replica's whole process group, which this test created.
+  // Kill the replica's whole process group, which this test created.
   for (const child of children.splice(0)) if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
 });
 
 /** Starts one replica and resolves with it and its stdout lines once it says "ready". */
 async function startReplica(keyId: string, limit: number, calls: number): Promise<Replica> {
-  const child = spawn('npx', ['tsx', SCRIPT, keyId, String(limit), String(calls)], { env: { ...process.env, REDIS_URL }, detached: true });
+  const child = spawn(process.execPath, ['--import', LOADER, SCRIPT, keyId, String(limit), String(calls)], { env: { ...process.env, REDIS_URL }, detached: true });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let stderr = '';
