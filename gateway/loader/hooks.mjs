@@ -28,6 +28,8 @@ export async function transformTypeScript(source, path) {
     target: `node${process.versions.node}`,
     sourcefile: path,
     sourcemap: 'inline',
+    // Stack traces need only the mappings; the sources are on disk beside them.
+    sourcesContent: false,
     keepNames: false,
     tsconfigRaw: TSCONFIG,
   });
