@@ -1,5 +1,6 @@
 # The gateway image: Node 20, production dependencies only. The server is the container's one
-# process (node with the service's TypeScript loader, no npm or shell in between), so `docker stop` reaches it.
+# process (node with the service's TypeScript loader, no npm or shell in between), so
+# `docker stop` reaches it.
 # Build tools are only in the first stage, for native modules without a prebuilt binary.
 FROM node:20-slim AS deps
 RUN apt-get update \
