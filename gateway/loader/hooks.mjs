@@ -17,8 +17,11 @@ import { transform } from 'esbuild';
 
 const TYPESCRIPT = /\.m?ts$/;
 
-/** The package's compiler options: esbuild reads the ones that change emitted code (class fields, imports). */
-const TSCONFIG = JSON.parse(readFileSync(new URL('../../tsconfig.json', import.meta.url), 'utf8'));
+/**
+ * The package's tsconfig as text: esbuild reads the compiler options that change emitted code
+ * (class fields, imports) and, like tsc, takes comments and trailing commas in it.
+ */
+const TSCONFIG = readFileSync(new URL('../../tsconfig.json', import.meta.url), 'utf8');
 
 /** A TypeScript module's source as the ES module JavaScript Node runs. */
 export async function transformTypeScript(source, path) {
