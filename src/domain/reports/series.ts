@@ -87,7 +87,7 @@ function funnel(rows: readonly ReportRow[], s: Shaping) {
     const row = rows.find((r) => r.group === stage);
     return { stage, value: row ? row.value : emptyValue(s.metric), count: row ? row.count : 0 };
   });
-  return stages.map((s, i) => ({ stage: s.stage, value: s.value, count: s.count, conversion_to_next: conversion(s.count, stages[i + 1]?.count) }));
+  return stages.map((st, i) => ({ stage: st.stage, value: st.value, count: st.count, conversion_to_next: conversion(st.count, stages[i + 1]?.count) }));
 }
 
 /** Records in the next stage per record in this one; null for the last stage or an empty one. */
