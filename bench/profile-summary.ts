@@ -6,6 +6,7 @@
  * `filter` keeps only inclusive rows whose function or file contains it (e.g. "gateway/").
  * `--last S` keeps only the samples of the profile's last S seconds: a bench server's profile
  * starts with its start-up (schema build, dataset preload), which would drown a cell's calls.
+ * `--skip S` first drops the profile's last S seconds, to reach a cell that later cells followed.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,11 +23,12 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { last: { type: 'string' }, skip: { type: 'string' } } });
 const [file, topArg, filter] = positionals;
 const last = values.last === undefined ? Infinity : Number(values.last);
-if (!file || !(last > 0)) {
-  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [filter] [--last seconds]');
+const skip = values.skip === undefined ? 0 : Number(values.skip);
+if (!file || !(last > 0) || !(skip >= 0)) {
+  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [filter] [--last seconds] [--skip seconds]');
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
@@ -38,10 +40,11 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 // Each sample's time since the profile started, to keep only the last `--last` seconds.
 const at: number[] = [];
 profile.timeDeltas.reduce((sum, d, i) => (at[i] = sum + d), 0);
-const from = (at.at(-1) ?? 0) - last * 1e6;
+const to = (at.at(-1) ?? 0) - skip * 1e6;
+const from = to - last * 1e6;
 const self = new Map<number, number>();
 profile.samples.forEach((id, i) => {
-  if (at[i]! >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  if (at[i]! >= from && at[i]! <= to) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const idle = [...self].filter(([id]) => /^\((idle|program|garbage collector)\)$/.test(byId.get(id)!.callFrame.functionName));
