@@ -54,6 +54,14 @@ export class Connection {
   #transaction: ((fn: () => unknown) => unknown) | null = null;
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
+  /** BEGIN, COMMIT and ROLLBACK of a group's transaction, prepared once per database (see tx). */
+  #groupStatements: { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement } | null = null;
+  /** The open group of Store calls' writes, committed when the event loop turns (see tx). */
+  #group: WriteGroup | null = null;
+  /** True while a Store call runs (see grouped): its transactions join the open group. */
+  #grouping = false;
+  /** How many groups failed to commit; caches that may hold what a group wrote count it in their versions. */
+  #lostGroups = 0;
 
   /** The read-only second connection of `scattered`, opened on first use. */
   #scattered: Connection | null = null;
@@ -93,6 +101,7 @@ export class Connection {
    * next would miss the WAL's writes). Unusable from the call on.
    */
   async close(): Promise<void> {
+    if (this.#group) this.#settleGroup(this.#group);
     const scattered = this.#scattered;
     this.#scattered = null;
     if (scattered) await scattered.close();
@@ -102,6 +111,7 @@ export class Connection {
     this.#statements.clear();
     this.#rawStatements.clear();
     this.#transaction = null;
+    this.#groupStatements = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -123,6 +133,7 @@ export class Connection {
     }
     this.#db = db;
     this.#transaction = db.transaction((fn: () => unknown) => fn());
+    this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
   }
 
   /**
@@ -153,6 +164,9 @@ export class Connection {
    * never wait.
    */
   holdIfAsked(): void {
+    // Never with a group's transaction open: the restart waits for it, and it for the restart.
+    // The next call after the group commits holds instead.
+    if (this.#group) return;
     this.#checkpointer?.holdIfAsked();
   }
 
@@ -205,18 +219,129 @@ export class Connection {
   }
 
   /**
-   * Runs `fn` in a transaction (a savepoint when nested); a throw rolls everything back. The
+   * Runs `fn` in a transaction (a savepoint when nested); a throw rolls back what `fn` wrote. The
    * outermost transaction settles what its writes owe (see owe) after `fn`, before it commits.
+   *
+   * Inside a Store call (see grouped) the outermost transaction is not committed at once: it stays
+   * open until the event loop turns (setImmediate), and the transactions of the Store calls made
+   * meanwhile (the other requests of the same turn) run in it, each in a savepoint of its own, so
+   * that a throw takes back that call's writes only. Then one COMMIT writes them all: each
+   * transaction writes every page it changed to the WAL, and most of a create's ~33 pages are the
+   * same hot pages (the ends of the append-ordered indexes, the version counters), so ten creates
+   * committed together write a fraction of the frames ten commits do. A Store call that ran while
+   * a group was open resolves only once it has committed (groupCommitted), so no answer shows a
+   * write before it is durable, and a failed COMMIT fails every call of the group. A transaction
+   * outside a Store call (a timer's catch-up, tests driving a Connection) commits any open group
+   * first and then runs on its own, as before.
    */
   tx<T>(fn: () => T): T {
     if (!this.#transaction) throw notOpen();
-    if (this.db.inTransaction) return this.#transaction(fn) as T;
+    const db = this.db;
+    const group = this.#group;
+    if (group) {
+      if (this.#grouping && db.inTransaction) return this.#joined(fn);
+      // A write outside a Store call, or a group SQLite rolled back underneath (an I/O error).
+      this.#settleGroup(group);
+    }
+    if (db.inTransaction) return this.#transaction(fn) as T;
+    if (!this.#grouping || !this.#groupStatements) return this.#alone(fn);
+    const { begin, rollback } = this.#groupStatements;
+    begin.run();
+    let result: T;
     try {
-      return this.#transaction(() => {
+      result = fn();
+    } catch (err) {
+      if (db.inTransaction) rollback.run();
+      this.#owed.clear();
+      throw err;
+    }
+    this.#openGroup();
+    return result;
+  }
+
+  /**
+   * Runs `run(...args)` (a Store call's synchronous body) with its transactions joining the open
+   * group; the caller awaits `groupCommitted` afterwards.
+   */
+  grouped<A extends unknown[], T>(run: (...args: A) => T, args: A): T {
+    this.#grouping = true;
+    try {
+      return run(...args);
+    } finally {
+      this.#grouping = false;
+    }
+  }
+
+  /** The commit of the open group: a Store call that ran while one was open waits for it (it may have read or written what the group holds). */
+  get groupCommitted(): Promise<void> | undefined {
+    return this.#group?.committed;
+  }
+
+  /** How many groups failed to commit (see tx). */
+  get lostGroups(): number {
+    return this.#lostGroups;
+  }
+
+  /** A transaction of its own: BEGIN, `fn`, what its writes owe, COMMIT. */
+  #alone<T>(fn: () => T): T {
+    try {
+      return this.#transaction!(() => {
         const result = fn();
         for (const owed of this.#owed.values()) owed.settle(owed.total);
         return result;
       }) as T;
+    } finally {
+      this.#owed.clear();
+    }
+  }
+
+  /** `fn` in a savepoint of the open group: a throw rolls back its writes and what they owe. */
+  #joined<T>(fn: () => T): T {
+    const owedBefore = this.#owed.size === 0 ? null : new Map([...this.#owed].map(([key, owed]) => [key, owed.total]));
+    try {
+      return this.#transaction!(fn) as T;
+    } catch (err) {
+      for (const [key, owed] of this.#owed) {
+        const before = owedBefore?.get(key);
+        if (before === undefined) this.#owed.delete(key);
+        else owed.total = before;
+      }
+      throw err;
+    }
+  }
+
+  #openGroup(): void {
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const committed = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Rejected with nobody waiting when the group's only calls were outside Store calls' awaits.
+    committed.catch(() => {});
+    const group: WriteGroup = { committed, resolve, reject };
+    this.#group = group;
+    setImmediate(() => this.#settleGroup(group));
+  }
+
+  /** Commits the group (what its writes owe first), or rolls it back and fails its calls. No-op once settled. */
+  #settleGroup(group: WriteGroup): void {
+    if (this.#group !== group) return;
+    this.#group = null;
+    const db = this.#db;
+    try {
+      if (!db?.inTransaction) throw new CrmError('unavailable', 'The database rolled this write back with the others of its transaction; try again', { cause: 'rolled_back' });
+      for (const owed of this.#owed.values()) owed.settle(owed.total);
+      this.#groupStatements!.commit.run();
+      group.resolve();
+    } catch (err) {
+      this.#lostGroups++;
+      try {
+        if (db?.inTransaction) this.#groupStatements!.rollback.run();
+      } catch {
+        // Already rolled back by SQLite.
+      }
+      group.reject(err);
     } finally {
       this.#owed.clear();
     }
@@ -252,6 +377,13 @@ export class Connection {
     reader.pragma(`busy_timeout = ${Math.max(0, Math.trunc(this.busyTimeoutMs))}`);
     return reader;
   }
+}
+
+/** An open group of Store calls' writes (see Connection.tx). */
+interface WriteGroup {
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 
 function notOpen(): CrmError {

@@ -38,18 +38,30 @@ type Async<T extends Record<string, Method>> = {
 /**
  * The port is async, better-sqlite3 is synchronous: each method runs its synchronous body and
  * turns any failure into a CrmError through the one translateError. A method begins only once
- * the checkpoint thread is not restarting the WAL (Connection.holdIfAsked).
+ * the checkpoint thread is not restarting the WAL (Connection.holdIfAsked). Its writes join the
+ * group of the event loop's turn, and a method that ran while a group was open resolves once that
+ * group has committed (Connection.tx).
  */
 function asyncMethods<T extends Record<string, Method>>(c: Connection, methods: T): Async<T> {
   const wrapped: Record<string, Method> = {};
   for (const [name, method] of Object.entries(methods)) {
     wrapped[name] = async (...args: unknown[]) => {
       c.holdIfAsked();
+      let result: unknown;
       try {
-        return method(...args);
+        result = c.grouped(method, args);
       } catch (err) {
         translateError(err);
       }
+      const committed = c.groupCommitted;
+      if (committed) {
+        try {
+          await committed;
+        } catch (err) {
+          translateError(err);
+        }
+      }
+      return result;
     };
   }
   return wrapped as Async<T>;
