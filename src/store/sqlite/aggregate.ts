@@ -134,7 +134,7 @@ export function aggregateMethods(c: Connection) {
         return c.all<Partial & { blk: number | null }>(sql, ...params);
       };
       const whole = (): Partial[] => read({ blocks: false }, query.max_rows);
-      const kept = space === RECORDS && !c.db.inTransaction
+      const kept = space === RECORDS && c.cacheable
         ? c.tx(() => blockCache(c).read(scopePk, JSON.stringify(query), {
           all: (limit) => read({ blocks: true }, limit),
           block: (block, limit) => read({ block }, limit),

@@ -49,7 +49,12 @@ export class BlockCache {
   readonly #kept = new Map<string, Kept>();
   #weight = 0;
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: Connection) {
+    c.onLostGroup(() => {
+      this.#kept.clear();
+      this.#weight = 0;
+    });
+  }
 
   /**
    * The partials of the query added up by `add` (answered again as they are while no block moved),

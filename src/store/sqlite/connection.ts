@@ -60,8 +60,14 @@ export class Connection {
   #group: WriteGroup | null = null;
   /** True while a Store call runs (see grouped): its transactions join the open group. */
   #grouping = false;
-  /** How many groups failed to commit; caches that may hold what a group wrote count it in their versions. */
+  /** How many groups failed to commit (see lostGroups). */
   #lostGroups = 0;
+  /** What to call when a group fails to commit: the caches that may hold what it wrote start over. */
+  readonly #onLostGroup: Array<() => void> = [];
+  /** How many `tx` bodies are running (nested ones included). */
+  #depth = 0;
+  /** `SELECT total_changes()`: rows this connection has written, read without a lock. */
+  #totalChanges: Database.Statement | null = null;
 
   /** The read-only second connection of `scattered`, opened on first use. */
   #scattered: Connection | null = null;
@@ -112,6 +118,7 @@ export class Connection {
     this.#rawStatements.clear();
     this.#transaction = null;
     this.#groupStatements = null;
+    this.#totalChanges = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -134,6 +141,7 @@ export class Connection {
     this.#db = db;
     this.#transaction = db.transaction((fn: () => unknown) => fn());
     this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+    this.#totalChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
   /**
@@ -231,11 +239,22 @@ export class Connection {
    * committed together write a fraction of the frames ten commits do. A Store call that ran while
    * a group was open resolves only once it has committed (groupCommitted), so no answer shows a
    * write before it is durable, and a failed COMMIT fails every call of the group. A transaction
+   * that wrote nothing (a consistent read) commits at once and opens no group. A transaction
    * outside a Store call (a timer's catch-up, tests driving a Connection) commits any open group
-   * first and then runs on its own, as before.
+   * first and then runs on its own, as before. Reads between a group's calls keep the caches
+   * (cacheable).
    */
   tx<T>(fn: () => T): T {
     if (!this.#transaction) throw notOpen();
+    this.#depth++;
+    try {
+      return this.#tx(fn);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #tx<T>(fn: () => T): T {
     const db = this.db;
     const group = this.#group;
     if (group) {
@@ -243,13 +262,19 @@ export class Connection {
       // A write outside a Store call, or a group SQLite rolled back underneath (an I/O error).
       this.#settleGroup(group);
     }
-    if (db.inTransaction) return this.#transaction(fn) as T;
+    if (db.inTransaction) return this.#transaction!(fn) as T;
     if (!this.#grouping || !this.#groupStatements) return this.#alone(fn);
-    const { begin, rollback } = this.#groupStatements;
+    const { begin, commit, rollback } = this.#groupStatements;
+    const written = this.#totalChanges!.get() as number;
     begin.run();
     let result: T;
     try {
       result = fn();
+      // A transaction that wrote nothing (a consistent read) commits at once: nothing to share.
+      if (this.#totalChanges!.get() === written && this.#owed.size === 0) {
+        commit.run();
+        return result;
+      }
     } catch (err) {
       if (db.inTransaction) rollback.run();
       this.#owed.clear();
@@ -257,6 +282,21 @@ export class Connection {
     }
     this.#openGroup();
     return result;
+  }
+
+  /**
+   * Whether a read may use and fill the connection's caches: outside any transaction, or between
+   * the calls of an open group (not inside a `tx` body), where what it reads is what the group
+   * commits; a group that fails to commit makes those caches start over (onLostGroup). Inside a
+   * transaction that may still roll back on its own, no.
+   */
+  get cacheable(): boolean {
+    return !this.db.inTransaction || (this.#group !== null && this.#depth === 0);
+  }
+
+  /** Registers what to do when a group fails to commit: drop what a cache read inside it. */
+  onLostGroup(listener: () => void): void {
+    this.#onLostGroup.push(listener);
   }
 
   /**
@@ -341,6 +381,7 @@ export class Connection {
       } catch {
         // Already rolled back by SQLite.
       }
+      for (const listener of this.#onLostGroup) listener();
       group.reject(err);
     } finally {
       this.#owed.clear();

@@ -10,12 +10,16 @@ const MAX_ENTRIES = 5_000;
  * counters moved by triggers in the writing transaction, see migrations 10 and 17) and served
  * only while the version is unchanged, so any write that could change it, by this process or
  * another, makes the next read count again. Reads inside an enclosing transaction bypass the
- * cache, since that transaction may still roll back to an earlier version with other rows.
+ * cache, since that transaction may still roll back to an earlier version with other rows; reads
+ * between the calls of a write group use it (Connection.cacheable), and a lost group clears it.
  */
 export class CountCache {
   readonly #entries = new Map<string, { version: number | string; total: number }>();
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: Connection) {
+    // A lost group's version numbers come back with other rows behind them.
+    c.onLostGroup(() => this.#entries.clear());
+  }
 
   /** The scope's write version as committed. */
   version(space: ItemSpace, scopePk: number): number | string {

@@ -343,6 +343,11 @@ export class GraphCache {
     this.#maxIds = options.maxIds ?? MAX_CACHED_IDS;
     this.#maxRelations = options.maxRelations ?? MAX_CACHED_RELATIONS;
     this.#preload = options.preload ?? false;
+    // What a lost group wrote may be held here, and its log positions come back with other rows.
+    c.onLostGroup(() => {
+      this.#workspaces.clear();
+      this.#seq = -1;
+    });
   }
 
   /** What the cache holds of a workspace: records with adjacency, edge ends, distinct ids. */
@@ -368,9 +373,9 @@ export class GraphCache {
     return { size: graph.pool.length, used: graph.poolUsed, garbage: graph.poolUsed - held };
   }
 
-  /** False inside an open transaction: the caller reads SQL instead. */
+  /** False inside a transaction that may roll back on its own (Connection.cacheable): the caller reads SQL instead. */
   usable(): boolean {
-    return !this.c.db.inTransaction;
+    return this.c.cacheable;
   }
 
   /** The workspace's graph with every logged change applied. */

@@ -81,7 +81,7 @@ export function pageItems<Row>(
     sql: `FROM ${table} WHERE r.${space.scope} = ? AND ${space.live} AND ${condition.sql}`,
     params: [scopePk, ...condition.params],
   });
-  const cacheable = !c.db.inTransaction;
+  const cacheable = c.cacheable;
   return c.tx(() => {
     const countAll = (): number => (matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`, where)));
     const key = matches ? `${matches.complement}\u0000${matches.sql}\u0000${JSON.stringify(matches.params)}` : '';

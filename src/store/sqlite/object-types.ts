@@ -67,8 +67,8 @@ function patchObjectType(c: Connection, row: ObjectTypeRow, columns: Record<stri
 
 /**
  * Object types are read on every record call and change rarely, so reads are cached. An entry is
- * valid while nothing changed the data model: this connection's writes bump `generation`, a group
- * of writes that failed to commit bumps `lostGroups` (Connection.tx), and `PRAGMA data_version`
+ * valid while nothing changed the data model: this connection's writes bump `generation` (so does
+ * a group of writes that failed to commit, Connection.onLostGroup), and `PRAGMA data_version`
  * moves when another connection (the CLI, another process) commits. Cached
  * values are frozen because requests share them.
  */
@@ -76,11 +76,12 @@ class ObjectTypeCache {
   #generation = 0;
   #entries = new Map<string, { version: string; type: ObjectType | null }>();
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: Connection) {
+    c.onLostGroup(() => this.invalidate());
+  }
 
   get(workspaceId: string, slug: string, load: () => ObjectType | null): ObjectType | null {
-    // lostGroups: a group that failed to commit may have left types read inside it here.
-    const version = `${this.#generation}:${this.c.lostGroups}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
+    const version = `${this.#generation}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
     const key = `${workspaceId}\u0000${slug}`;
     const hit = this.#entries.get(key);
     if (hit && hit.version === version) return hit.type;

@@ -77,7 +77,7 @@ export function timelineMethods(c: Connection) {
         };
       const orderBy = query.record_id === undefined ? 'e.id DESC' : 'er.event_id DESC';
       // A read inside a caller's transaction may see events that roll back: it counts, uncached.
-      const whole = query.record_id === undefined && since === '' && !c.db.inTransaction;
+      const whole = query.record_id === undefined && since === '' && c.cacheable;
       return c.tx(() => ({
         items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
         total: whole ? eventTotals(c).total(workspaceId, () => count(c, from)) : count(c, from),
@@ -102,7 +102,9 @@ const CATCH_UP_MAX = 50_000;
 class EventTotals {
   readonly #known = new Map<string, { upTo: number; total: number }>();
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: Connection) {
+    c.onLostGroup(() => this.#known.clear());
+  }
 
   /** `countAll` counts the workspace's events afresh, in the same transaction. */
   total(workspaceId: string, countAll: () => number): number {

@@ -120,6 +120,33 @@ describe('SQLite write groups', () => {
     expect(committed()).toEqual([1, 2, 3]);
   });
 
+  it('opens no group for a transaction that wrote nothing (a consistent read)', () => {
+    const conn = open();
+    expect(conn.grouped(() => conn.tx(() => conn.rows('SELECT n FROM t')), [])).toEqual([]);
+    expect(conn.groupCommitted).toBeUndefined();
+    expect(conn.db.inTransaction).toBe(false);
+  });
+
+  it('lets reads between the calls of a group use the caches, not inside a transaction body, and resets them when a group is lost', async () => {
+    const conn = open();
+    const seen: boolean[] = [];
+    expect(conn.cacheable).toBe(true);
+    write(conn, 1, () => seen.push(conn.cacheable));
+    expect(conn.cacheable).toBe(true);
+    write(conn, 2, () => seen.push(conn.cacheable));
+    expect(seen).toEqual([false, false]);
+    await conn.groupCommitted;
+    // Inside a transaction outside a group (a write's own), never.
+    conn.tx(() => seen.push(conn.cacheable));
+    expect(seen).toEqual([false, false, false]);
+    let resets = 0;
+    conn.onLostGroup(() => resets++);
+    conn.db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    conn.grouped(() => conn.tx(() => conn.run('INSERT INTO child (pid) VALUES (99)')), []);
+    await expect(conn.groupCommitted).rejects.toThrow(/FOREIGN KEY/);
+    expect(resets).toBe(1);
+  });
+
   it('through the Store: calls of one turn resolve after one commit; a conflicting one fails alone', async () => {
     const path = join(dir, 'store.db');
     const store = createSqliteStore({ path });
