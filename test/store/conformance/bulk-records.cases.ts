@@ -53,6 +53,27 @@ export function bulkRecordCases(h: Harness): void {
       await expectCrmError(h.store.createRecord(ws.id, contact('Copy', 'ada@example.com')), 'conflict', { param: 'data.email' });
     });
 
+    it('keeps writes made at the same moment apart: a conflicting one fails alone, the others stay, totals exact', async () => {
+      // Writes started together may share a transaction (the SQLite store commits a turn's writes
+      // at once); each must still succeed or fail on its own, and only once committed resolve.
+      const ws = await freshWorkspace(h);
+      const results = await Promise.allSettled([
+        h.store.createRecord(ws.id, contact('Ada', 'ada@example.com')),
+        h.store.createRecord(ws.id, contact('Copy', 'ada@example.com')),
+        h.store.createRecords(ws.id, [contact('Bob', 'bob@example.com'), newRecord('companies', { name: 'Co' })]),
+        h.store.createRecords(ws.id, [contact('Cy', 'cy@example.com'), contact('Twin', 'bob@example.com')]),
+        h.store.createRecord(ws.id, contact('Dee', 'dee@example.com')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+      expect((results[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+      expect(await count(ws.id, 'contacts')).toBe(3);
+      expect(await count(ws.id, 'companies')).toBe(1);
+      expect((await h.store.searchRecords(ws.id, { text: 'Cy', offset: 0, limit: 10 })).total).toBe(0);
+      // The failed ones left no claim behind.
+      await expect(h.store.createRecord(ws.id, contact('Cy', 'cy@example.com'))).resolves.toBeTruthy();
+    });
+
     it('writes none of a batch when one record takes a taken value, naming it by index', async () => {
       const ws = await freshWorkspace(h);
       await h.store.createRecord(ws.id, contact('Ada', 'ada@example.com'));
