@@ -357,7 +357,8 @@ export class Connection {
       resolve = res;
       reject = rej;
     });
-    // Rejected with nobody waiting when the group's only calls were outside Store calls' awaits.
+    // A call that failed after writing (its body threw past its transaction) does not wait for the
+    // commit, so a failed one may have nobody waiting: it must not be an unhandled rejection.
     committed.catch(() => {});
     const group: WriteGroup = { committed, resolve, reject };
     this.#group = group;
