@@ -54,8 +54,11 @@ export class Connection {
   #transaction: ((fn: () => unknown) => unknown) | null = null;
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
-  /** BEGIN, COMMIT and ROLLBACK of a group's transaction, prepared once per database (see tx). */
-  #groupStatements: { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement } | null = null;
+  /**
+   * BEGIN, COMMIT and ROLLBACK of a group's transaction, and `SELECT total_changes()` (rows this
+   * connection has written, read without a lock), prepared once per writable database (see tx).
+   */
+  #groupStatements: { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement; totalChanges: Database.Statement } | null = null;
   /** The open group of Store calls' writes, committed when the event loop turns (see tx). */
   #group: WriteGroup | null = null;
   /** True while a Store call runs (see grouped): its transactions join the open group. */
@@ -66,8 +69,6 @@ export class Connection {
   readonly #onLostGroup: Array<() => void> = [];
   /** How many `tx` bodies are running (nested ones included). */
   #depth = 0;
-  /** `SELECT total_changes()`: rows this connection has written, read without a lock. */
-  #totalChanges: Database.Statement | null = null;
 
   /** The read-only second connection of `scattered`, opened on first use. */
   #scattered: Connection | null = null;
@@ -118,7 +119,6 @@ export class Connection {
     this.#rawStatements.clear();
     this.#transaction = null;
     this.#groupStatements = null;
-    this.#totalChanges = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -140,8 +140,9 @@ export class Connection {
     }
     this.#db = db;
     this.#transaction = db.transaction((fn: () => unknown) => fn());
-    this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
-    this.#totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.#groupStatements = db.readonly ? null : {
+      begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'), totalChanges: db.prepare('SELECT total_changes()').pluck(),
+    };
   }
 
   /**
@@ -264,14 +265,14 @@ export class Connection {
     }
     if (db.inTransaction) return this.#transaction!(fn) as T;
     if (!this.#grouping || !this.#groupStatements) return this.#alone(fn);
-    const { begin, commit, rollback } = this.#groupStatements;
-    const written = this.#totalChanges!.get() as number;
+    const { begin, commit, rollback, totalChanges } = this.#groupStatements;
+    const written = totalChanges.get() as number;
     begin.run();
     let result: T;
     try {
       result = fn();
       // A transaction that wrote nothing (a consistent read) commits at once: nothing to share.
-      if (this.#totalChanges!.get() === written && this.#owed.size === 0) {
+      if (totalChanges.get() === written && this.#owed.size === 0) {
         commit.run();
         return result;
       }
