@@ -7,7 +7,7 @@ import { applyMigrations } from './migrations.ts';
 import { SEARCH_SCRATCH_DDL } from './search-terms.ts';
 
 /** What better-sqlite3 binds: booleans and undefined are not among them. */
-export type SqlParam = string | number | bigint | null;
+export type SqlParam = string | number | bigint | null | Uint8Array;
 
 /** Statements are prepared once per SQL text; dynamic filter SQL is bounded by this cap. */
 const STATEMENT_CACHE_LIMIT = 500;
