@@ -27,6 +27,12 @@ export const MAX_CHANGES_APPLIED = 10_000;
  */
 export const PRELOAD_STEP = 200;
 /**
+ * How long a workspace's preload waits after the workspace was dropped (a bulk write, or the
+ * cache reaching a bound) before it starts over: an import writes a batch every fraction of a
+ * second, and each batch's '*' made the preload read the workspace's first records again.
+ */
+export const PRELOAD_QUIET_MS = 1000;
+/**
  * Relations kept in answer order (getRelations) per workspace, about 150 bytes each; past this
  * many every record's are dropped and read again as asked for (a record with more is never kept).
  */
@@ -121,6 +127,8 @@ class WorkspaceGraph {
   ends = 0;
   /** Moves on every clear(), so a preload running through the workspace knows to start over. */
   generation = 0;
+  /** When clear() last ran (performance.now()), so the preload can wait for the writes to settle. */
+  clearedAt = Number.NEGATIVE_INFINITY;
   /** True while a background preload of the workspace is scheduled. */
   preloading = false;
   /** The GraphView of this graph, made on first use (GraphCache.view). */
@@ -131,6 +139,7 @@ class WorkspaceGraph {
 
   clear(): void {
     this.generation++;
+    this.clearedAt = performance.now();
     this.#slots.clear();
     this.ids = [];
     this.#idKeys = new Float64Array(3 * 1024);
@@ -333,16 +342,21 @@ export class GraphCache {
   readonly #maxIds: number;
   readonly #maxRelations: number;
   readonly #preload: boolean;
+  readonly #preloadQuietMs: number;
 
-  /** `preload`: fill a workspace in the background from its first use on (see #preloadFrom); off unless asked. */
+  /**
+   * `preload`: fill a workspace in the background from its first use on (see #preloadFrom); off
+   * unless asked. `preloadQuietMs`: how long it waits after the workspace was dropped.
+   */
   constructor(
     private readonly c: Connection,
-    options: { maxEnds?: number; maxIds?: number; maxRelations?: number; preload?: boolean } = {},
+    options: { maxEnds?: number; maxIds?: number; maxRelations?: number; preload?: boolean; preloadQuietMs?: number } = {},
   ) {
     this.#maxEnds = options.maxEnds ?? MAX_CACHED_ENDS;
     this.#maxIds = options.maxIds ?? MAX_CACHED_IDS;
     this.#maxRelations = options.maxRelations ?? MAX_CACHED_RELATIONS;
     this.#preload = options.preload ?? false;
+    this.#preloadQuietMs = options.preloadQuietMs ?? PRELOAD_QUIET_MS;
     // What a lost group wrote may be held here, and its log positions come back with other rows.
     c.onLostGroup(() => {
       this.#workspaces.clear();
@@ -397,7 +411,8 @@ export class GraphCache {
    * met before reads every record of its answer, ~30 ms at depth 3 and limit 500 on a graph of 1M
    * relations. It stops when the store closes, when the cache starts over (the new workspace graph
    * preloads itself), and at half of either bound, so a workspace too large to hold keeps room for
-   * the records its walks meet; a bulk write's clear() starts it over from the first record.
+   * the records its walks meet; a bulk write's clear() starts it over from the first record, once
+   * the workspace has gone PRELOAD_QUIET_MS without another.
    */
   #preloadFrom(graph: WorkspaceGraph): void {
     if (!this.#preload || graph.preloading) return;
@@ -417,6 +432,11 @@ export class GraphCache {
             return;
           }
           if (graph.generation !== generation) [generation, after] = [graph.generation, ''];
+          const quiet = graph.clearedAt + this.#preloadQuietMs - performance.now();
+          if (quiet > 0) {
+            setTimeout(step, quiet).unref();
+            return;
+          }
           // In id order through records_live_graph, so a step's ids span one stretch of the relation indexes.
           const ids = this.c.rows<[id: string]>(
             'SELECT id FROM records WHERE id > ? AND workspace_id = ? AND deleted_at IS NULL ORDER BY id LIMIT +?', after, graph.workspaceId, PRELOAD_STEP,

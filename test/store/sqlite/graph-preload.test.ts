@@ -103,20 +103,41 @@ describe('the SQLite graph cache preload and summaries', () => {
     expect(cache.size(ws.id).records).toBe(held);
   });
 
-  it('starts over after a bulk write to the workspace', async () => {
+  it('starts over after a bulk write to the workspace, once the writes have settled', async () => {
     t = await tempStore();
     const { ws, companies, live } = await workspace(10);
-    const cache = new GraphCache(connect(), { preload: true });
+    const quietMs = 300;
+    const cache = new GraphCache(connect(), { preload: true, preloadQuietMs: quietMs });
     cache.graph(ws.id);
     await waitFor(() => cache.size(ws.id).records >= live);
     expect(cache.size(ws.id).records).toBe(live);
     // A bulk write logs '*': the workspace is dropped on the next read, then preloaded again.
     await t.store.createLinks(ws.id, [{ from_id: companies[0]!, to_id: companies[2]!, type: 'supplies', properties: {}, created_by: null }]);
+    const dropped = performance.now();
     cache.graph(ws.id);
     expect(cache.size(ws.id).records).toBe(0);
     await waitFor(() => cache.size(ws.id).records >= live);
     expect(cache.size(ws.id).records).toBe(live);
+    expect(performance.now() - dropped).toBeGreaterThanOrEqual(quietMs);
     expect(cache.expand(ws.id, [companies[2]!]).edges.filter((e) => e.type === 'supplies')).toHaveLength(1);
+  });
+
+  it('waits while bulk writes keep coming (an import), so it does not read the first records again for each', async () => {
+    t = await tempStore();
+    const { ws, companies, live } = await workspace(10);
+    const cache = new GraphCache(connect(), { preload: true, preloadQuietMs: 300 });
+    cache.graph(ws.id);
+    await waitFor(() => cache.size(ws.id).records >= live);
+    // A batch every 50 ms for half a second: each one drops the workspace, and nothing refills it.
+    for (let i = 0; i < 10; i++) {
+      await t.store.createLinks(ws.id, [{ from_id: companies[i % 9]!, to_id: companies[(i % 9) + 1]!, type: `batch_${i}`, properties: {}, created_by: null }]);
+      cache.graph(ws.id);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(cache.size(ws.id).records).toBe(0);
+    }
+    await waitFor(() => cache.size(ws.id).records >= live);
+    expect(cache.size(ws.id).records).toBe(live);
+    expect(cache.expand(ws.id, [companies[1]!]).edges.filter((e) => e.type.startsWith('batch_')).map((e) => e.type).sort()).toEqual(['batch_0', 'batch_1', 'batch_9']);
   });
 
   it('keeps summaries exact when another connection changes a record or a field', async () => {
