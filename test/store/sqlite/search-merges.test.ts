@@ -110,6 +110,29 @@ describe('search index merges', () => {
     expect(found.total).toBe(24_000 + creates);
   });
 
+  it('flushes a bulk write\'s search terms once for the batch, not once a record', async () => {
+    const { ws, records } = await open();
+    // Each record's search_docs row once came from an INSERT ... SELECT, whose statement
+    // transaction made FTS5 flush its pending terms: a new segment per record, which the merges
+    // owed at commit then folded together. Counted inside the transaction, before those merges.
+    const segments = () => levels(c).flat().length;
+    records.createRecords(ws.id, [newRecord('companies', { name: 'First quarry' })]);
+    let before = segments();
+    const added = c.tx(() => {
+      records.createRecords(ws.id, Array.from({ length: 200 }, (_, i) => newRecord('companies', { name: `Batch ${i} quarry` })));
+      return segments() - before;
+    });
+    expect(added).toBeLessThanOrEqual(1);
+    // The catch-up of single writes writes its rows the same way.
+    for (let i = 0; i < 50; i++) records.createRecord(ws.id, newRecord('companies', { name: `Single ${i} quarry` }));
+    before = segments();
+    expect(c.tx(() => {
+      catchUpSearch(c);
+      return segments() - before;
+    })).toBeLessThanOrEqual(1);
+    expect((await t.store.searchRecords(ws.id, { text: 'quarry', offset: 0, limit: 1 })).total).toBe(251);
+  });
+
   it('finds exactly the live records after bulk loads, updates and deletes merged along the way', async () => {
     const { ws, records } = await open();
     const bulk = Array.from({ length: 2400 }, (_, i) => newRecord('companies', { name: `Bulk ${i} quarry` }));
