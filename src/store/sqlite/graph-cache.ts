@@ -449,6 +449,12 @@ export class GraphCache {
           this.#adjacencyInSpan(graph, ids);
           this.nodesOf(graph, ids);
           this.#summariesOf(graph, ids);
+          // A step that reached a bound cleared the workspace itself: starting over would fill the
+          // same step and clear again, so the workspace is too large to preload.
+          if (graph.generation !== generation) {
+            graph.preloading = false;
+            return;
+          }
         }
       } catch {
         // A read that failed (the file closed or locked underneath) only ends the preload; walks read what they need.

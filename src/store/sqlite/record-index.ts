@@ -113,7 +113,7 @@ function writeSearchRows(c: Connection, records: readonly IndexItem[]): void {
   // The word count FTS5 has just written for the row, beside what a search filters and orders by.
   // Read, then written by a plain INSERT: an INSERT ... SELECT needs a statement transaction, and
   // opening one makes FTS5 flush its pending terms as a new segment (its savepoint hook), so every
-  // record became a segment of its own, merged later: 15-20 µs a row, five times these two.
+  // record became a segment of its own, merged later: 15-20 µs a row, 3-6 times these two.
   const size = c.stmt('SELECT sz FROM records_fts_docsize WHERE id = ?');
   const doc = c.stmt('INSERT INTO search_docs (pk, object_type_pk, id, sz) VALUES (?, ?, ?, ?)');
   const bodies: string[] = [];
@@ -122,7 +122,10 @@ function writeSearchRows(c: Connection, records: readonly IndexItem[]): void {
     if (body !== '') {
       search.run(record.pk, body);
       const written = size.get(record.pk) as { sz: Buffer } | undefined;
-      if (written) doc.run(record.pk, record.object_type_pk, record.id, written.sz);
+      // Never so (FTS5 writes the row with the text); a record left without its search_docs row
+      // would also look unindexed to the next catch-up, whose insert would then collide.
+      if (!written) throw new Error(`records_fts holds no word count for record ${record.id}`);
+      doc.run(record.pk, record.object_type_pk, record.id, written.sz);
       bodies.push(body);
     }
   }

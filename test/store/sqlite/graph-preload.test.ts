@@ -140,6 +140,31 @@ describe('the SQLite graph cache preload and summaries', () => {
     expect(cache.expand(ws.id, [companies[1]!]).edges.filter((e) => e.type.startsWith('batch_')).map((e) => e.type).sort()).toEqual(['batch_0', 'batch_1', 'batch_9']);
   });
 
+  it('stops when a step of its own reaches a bound, instead of filling the same step again and again', async () => {
+    t = await tempStore();
+    const ws = await t.workspace();
+    // 220 companies, each linked to the next three: a step of 200 reads ~1,200 edge rows for ~220 ids.
+    const ids = Array.from({ length: 220 }, () => newId('record'));
+    await t.store.createRecords(ws.id, ids.map((id, i) => newRecord('companies', { name: `Company ${i}` }, { id })));
+    await t.store.createLinks(ws.id, ids.flatMap((from, i) => [1, 2, 3].filter((d) => i + d < ids.length).map((d) => ({
+      from_id: from, to_id: ids[i + d]!, type: 'partner_of', properties: {}, created_by: null,
+    }))));
+    const c = connect();
+    let steps = 0;
+    const rows = c.rows.bind(c);
+    (c as unknown as { rows: typeof c.rows }).rows = ((sql: string, ...params: never[]) => {
+      if (sql.startsWith('SELECT id FROM records WHERE id > ?')) steps++;
+      return rows(sql, ...params);
+    }) as typeof c.rows;
+    // The step's rows pass maxIds, so installing them clears the workspace, which is left under half the bound.
+    const cache = new GraphCache(c, { preload: true, maxIds: 1000, preloadQuietMs: 5 });
+    cache.graph(ws.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(steps).toBe(1);
+    expect(cache.size(ws.id).ids).toBeLessThan(500);
+    expect(cache.expand(ws.id, [ids[0]!]).edges).toHaveLength(3);
+  });
+
   it('keeps summaries exact when another connection changes a record or a field', async () => {
     t = await tempStore();
     const { ws, companies } = await workspace(2);
