@@ -12,8 +12,9 @@ function unauthorized(message: string): CrmError {
 
 /**
  * Resolves `Authorization: Bearer <key>` to the calling principal. The key, the user's role and
- * the workspace's plan are read on every call, in one store read, so revocations and role or plan
- * changes (also made by the CLI while the server runs) apply to the next call.
+ * the workspace's plan are asked of the store on every call, in one read (which SQLite answers
+ * from its cache only while no write anywhere could have changed it), so revocations and role or
+ * plan changes (also made by the CLI while the server runs) apply to the next call.
  */
 export async function authenticate(store: Store, header: string | undefined, prefix: string): Promise<Principal> {
   if (!header) throw unauthorized('missing API key: send the header "Authorization: Bearer <API_KEY>"');

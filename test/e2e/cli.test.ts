@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callTool, STYLES, type Harness } from './harness.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crm-cli-'));
@@ -79,6 +80,50 @@ describe('the crm command line', { timeout: 90_000 }, () => {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('applies a plan change and a revocation made by the CLI while the server runs to the next call, in every style', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'crm-serve-'));
+    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' } });
+    // Another process on the same data directory, as an operator would run it beside the server.
+    const cli = async (...args: string[]) => {
+      const { stdout } = await run(process.execPath, [bin, ...args, '--json'], { env: { ...process.env, DATA_DIR: fresh, LOG_LEVEL: 'silent' } });
+      return JSON.parse(stdout);
+    };
+    try {
+      let out = '';
+      const { url, key, workspace } = await new Promise<{ url: string; key: string; workspace: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no key printed:\n${out}`)), 15_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const url = /serving on (http:\/\/\S+)/.exec(out)?.[1];
+          const key = /export CRM_API_KEY=(\S+)/.exec(out)?.[1];
+          const workspace = /created workspace (ws_\w+)/.exec(out)?.[1];
+          if (url && key && workspace) {
+            clearTimeout(timer);
+            resolve({ url, key, workspace });
+          }
+        });
+      });
+      const server = { url, config: { bridgeShape: 'envelope' } } as Harness;
+      const outcomes = () => Promise.all(STYLES.map((style) => callTool(server, style, key, 'objects.list', {})));
+      // Twice: the second call of each style may be answered from what the first read.
+      for (let i = 0; i < 2; i++) expect((await outcomes()).map((o) => o.ok)).toEqual([true, true, true]);
+
+      // The first start's workspace has a plan: its trial end matters once the plan is cleared.
+      await cli('billing', 'set', '--workspace', workspace, '--trial-ends', '2020-01-01T00:00:00Z');
+      await cli('billing', 'set', '--workspace', workspace, '--plan', 'none');
+      expect(await outcomes()).toEqual(STYLES.map(() => expect.objectContaining({ ok: false, status: 403, code: 'subscription_required' })));
+      await cli('billing', 'set', '--workspace', workspace, '--plan', 'pro');
+      expect((await outcomes()).map((o) => o.ok)).toEqual([true, true, true]);
+
+      const { items } = await cli('keys', 'list', '--workspace', workspace);
+      await cli('keys', 'revoke', '--key-id', items[0].key_id);
+      expect((await outcomes()).map((o) => o.status)).toEqual([401, 401, 401]);
     } finally {
       child.kill('SIGKILL');
       rmSync(fresh, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import type { KeyHolder } from '../../domain/store/port-performance.ts';
-import type { Connection } from './connection.ts';
+import { perConnection, type Connection } from './connection.ts';
+import { deepFreeze } from './object-types.ts';
 import { API_KEY_COLUMNS, toApiKey, USER_COLUMNS, WORKSPACE_COLUMNS, type ApiKeyRow, type UserRow, type WorkspaceRow } from './rows.ts';
 
 /**
@@ -37,17 +38,64 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
   LEFT JOIN workspaces w ON w.id = k.workspace_id
   WHERE k.hash = ?`;
 
+/**
+ * Authentication reads the key holder on every call of every style, and keys, members and plans
+ * change rarely, so holders are kept by hash. An entry serves while nothing could have changed it:
+ * this connection has written no row since (`total_changes()`, which counts every insert, update
+ * and delete, trigger programs included, committed or not, so no writer has to remember to drop
+ * the cache) and no other connection has committed since (`PRAGMA data_version`: the CLI, another
+ * process). A revocation, a role or plan change, a new key, made anywhere, shows in the next read.
+ * Entries are filled only where the connection allows caching (`Connection.cacheable`: not inside
+ * a transaction body that may still roll back) and all are dropped when a group of writes fails to
+ * commit (whose rows an entry read between its calls may hold). An unknown hash is not kept, so
+ * guessed keys cannot fill the map; it holds at most MAX_HOLDERS entries. Holders are frozen,
+ * since calls share them.
+ */
+const MAX_HOLDERS = 10_000;
+
+class KeyHolderCache {
+  readonly #entries = new Map<string, { stamp: string; holder: KeyHolder }>();
+
+  constructor(private readonly c: Connection) {
+    c.onLostGroup(() => this.#entries.clear());
+  }
+
+  find(hash: string): KeyHolder | null {
+    if (!this.c.cacheable) return readKeyHolder(this.c, hash);
+    const stamp = `${this.c.get<{ changes: number }>(TOTAL_CHANGES)!.changes}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
+    const hit = this.#entries.get(hash);
+    if (hit?.stamp === stamp) return hit.holder;
+    const holder = readKeyHolder(this.c, hash);
+    if (!holder) {
+      this.#entries.delete(hash);
+      return null;
+    }
+    if (this.#entries.size >= MAX_HOLDERS) this.#entries.clear();
+    this.#entries.set(hash, { stamp, holder: deepFreeze(holder) });
+    return holder;
+  }
+}
+
+const TOTAL_CHANGES = 'SELECT total_changes() AS changes';
+
+const keyHolderCache = perConnection((c) => new KeyHolderCache(c));
+
 /** Authentication's one read: the key by its hash with its user and workspace. */
+function readKeyHolder(c: Connection, hash: string): KeyHolder | null {
+  const row = c.rows<unknown[]>(FIND_KEY_HOLDER, hash)[0];
+  if (!row) return null;
+  return {
+    key: toApiKey(part<ApiKeyRow>(row, KEY)!),
+    user: part<UserRow>(row, USER),
+    workspace: part<WorkspaceRow>(row, WORKSPACE),
+  };
+}
+
 export function keyHolderMethods(c: Connection) {
+  const cache = keyHolderCache(c);
   return {
     findKeyHolder(hash: string): KeyHolder | null {
-      const row = c.rows<unknown[]>(FIND_KEY_HOLDER, hash)[0];
-      if (!row) return null;
-      return {
-        key: toApiKey(part<ApiKeyRow>(row, KEY)!),
-        user: part<UserRow>(row, USER),
-        workspace: part<WorkspaceRow>(row, WORKSPACE),
-      };
+      return cache.find(hash);
     },
   };
 }

@@ -98,7 +98,8 @@ class ObjectTypeCache {
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a value and everything it holds: for cached values that calls share. */
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
