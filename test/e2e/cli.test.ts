@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,7 +87,7 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     }
   });
 
-  it('applies a plan change and a revocation made by the CLI while the server runs to the next call, in every style', async () => {
+  it('applies plan changes and a revocation made by other processes while the server runs to the next call, in every style', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'crm-serve-'));
     const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' } });
     // Another process on the same data directory, as an operator would run it beside the server.
@@ -120,6 +121,16 @@ describe('the crm command line', { timeout: 90_000 }, () => {
       expect(await outcomes()).toEqual(STYLES.map(() => expect.objectContaining({ ok: false, status: 403, code: 'subscription_required' })));
       await cli('billing', 'set', '--workspace', workspace, '--plan', 'pro');
       expect((await outcomes()).map((o) => o.ok)).toEqual([true, true, true]);
+
+      // Another process's commit with nothing written by the server in between: its own writes
+      // (usage counts, flushed a second after a call; a key's last use, once a minute) would
+      // make it read afresh anyway, so let them settle, then change the plan between two calls.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      for (let i = 0; i < 2; i++) expect((await outcomes()).map((o) => o.ok)).toEqual([true, true, true]);
+      const other = new Database(join(fresh, 'crm.sqlite'));
+      other.prepare('UPDATE workspaces SET plan = NULL WHERE id = ?').run(workspace);
+      other.close();
+      expect((await outcomes()).map((o) => o.status)).toEqual([403, 403, 403]);
 
       const { items } = await cli('keys', 'list', '--workspace', workspace);
       await cli('keys', 'revoke', '--key-id', items[0].key_id);

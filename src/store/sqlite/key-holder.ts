@@ -47,7 +47,8 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
  * process). A revocation, a role or plan change, a new key, made anywhere, shows in the next read.
  * Entries are filled only where the connection allows caching (`Connection.cacheable`: not inside
  * a transaction body that may still roll back) and all are dropped when a group of writes fails to
- * commit (whose rows an entry read between its calls may hold). An unknown hash is not kept, so
+ * commit (whose rows an entry read between its calls may hold) or the connection is opened again
+ * (both counters start over). An unknown hash is not kept, so
  * guessed keys cannot fill the map; it holds at most MAX_HOLDERS entries. Holders are frozen,
  * since calls share them.
  */
@@ -55,6 +56,8 @@ const MAX_HOLDERS = 10_000;
 
 class KeyHolderCache {
   readonly #entries = new Map<string, { stamp: string; holder: KeyHolder }>();
+  /** The database handle the entries were read from: one opened again starts both counters over. */
+  #db: object | null = null;
 
   constructor(private readonly c: Connection) {
     c.onLostGroup(() => this.#entries.clear());
@@ -62,6 +65,10 @@ class KeyHolderCache {
 
   find(hash: string): KeyHolder | null {
     if (!this.c.cacheable) return readKeyHolder(this.c, hash);
+    if (this.#db !== this.c.db) {
+      this.#entries.clear();
+      this.#db = this.c.db;
+    }
     const stamp = `${this.c.get<{ changes: number }>(TOTAL_CHANGES)!.changes}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
     const hit = this.#entries.get(hash);
     if (hit?.stamp === stamp) return hit.holder;

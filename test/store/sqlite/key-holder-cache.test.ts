@@ -84,6 +84,25 @@ describe('the SQLite key holder cache', () => {
     }
   });
 
+  it('drops what it kept when the store is closed and opened again (both counters start over)', async () => {
+    const path = join(dir, 'reopened.sqlite');
+    const { hash, key } = await keyed(path);
+    const store = createSqliteStore({ path });
+    await store.init();
+    const other = createSqliteStore({ path });
+    try {
+      expect((await store.findKeyHolder(hash))!.key.revoked_at).toBeNull();
+      await store.close();
+      await other.init();
+      await other.revokeApiKey(key.id);
+      await store.init();
+      expect((await store.findKeyHolder(hash))!.key.revoked_at).not.toBeNull();
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   /**
    * A Connection of its own on a file with a workspace, a member and a key, driven without the
    * Store's wrapper: what a Store call does, step by step.

@@ -25,6 +25,22 @@ describe('the SQLite object type cache', () => {
     await server.close();
   });
 
+  it('drops what it kept when the store is closed and opened again (data_version starts over)', async () => {
+    const path = join(dir, 'reopened.sqlite');
+    const store = createSqliteStore({ path });
+    await store.init();
+    const ws = await store.createWorkspace({ name: 'Cache', objectTypes: [...STANDARD_OBJECT_TYPES] });
+    expect((await store.getObjectType(ws.id, 'companies'))!.fields.map((f) => f.slug)).not.toContain('tier');
+    await store.close();
+    const cli = createSqliteStore({ path });
+    await cli.init();
+    await cli.addField(ws.id, 'companies', { slug: 'tier', name: 'Tier', type: 'text' });
+    await cli.close();
+    await store.init();
+    expect((await store.getObjectType(ws.id, 'companies'))!.fields.map((f) => f.slug)).toContain('tier');
+    await store.close();
+  });
+
   it('sees its own writes at once, and an object type created after a miss', async () => {
     const store = createSqliteStore({ path: join(dir, 'own.sqlite') });
     await store.init();
