@@ -48,9 +48,8 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
  * Entries are filled only where the connection allows caching (`Connection.cacheable`: not inside
  * a transaction body that may still roll back) and all are dropped when a group of writes fails to
  * commit (whose rows an entry read between its calls may hold) or the connection is opened again
- * (both counters start over). An unknown hash is not kept, so
- * guessed keys cannot fill the map; it holds at most MAX_HOLDERS entries. Holders are frozen,
- * since calls share them.
+ * (both counters start over). An unknown hash is not kept, so guessed keys cannot fill the map;
+ * it holds at most MAX_HOLDERS entries. Holders are frozen, since calls share them.
  */
 const MAX_HOLDERS = 10_000;
 
@@ -98,6 +97,7 @@ function readKeyHolder(c: Connection, hash: string): KeyHolder | null {
   };
 }
 
+/** The Store's key holder method: authentication's read, through the connection's cache. */
 export function keyHolderMethods(c: Connection) {
   const cache = keyHolderCache(c);
   return {
