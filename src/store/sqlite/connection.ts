@@ -54,11 +54,12 @@ export class Connection {
   #transaction: ((fn: () => unknown) => unknown) | null = null;
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
-  /**
-   * BEGIN, COMMIT and ROLLBACK of a group's transaction, and `SELECT total_changes()` (rows this
-   * connection has written, read without a lock), prepared once per writable database (see tx).
-   */
-  #groupStatements: { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement; totalChanges: Database.Statement } | null = null;
+  /** BEGIN, COMMIT and ROLLBACK of a group's transaction, prepared once per writable database (see tx). */
+  #groupStatements: { begin: Database.Statement; commit: Database.Statement; rollback: Database.Statement } | null = null;
+  /** `SELECT total_changes()` and `PRAGMA data_version` of the open database (see writtenRows, othersVersion). */
+  #versions: { totalChanges: Database.Statement; dataVersion: Database.Statement } | null = null;
+  /** How many databases this connection has opened: a new one starts both counters over. */
+  #opens = 0;
   /** The open group of Store calls' writes, committed when the event loop turns (see tx). */
   #group: WriteGroup | null = null;
   /** True while a Store call runs (see grouped): its transactions join the open group. */
@@ -119,6 +120,7 @@ export class Connection {
     this.#rawStatements.clear();
     this.#transaction = null;
     this.#groupStatements = null;
+    this.#versions = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -140,9 +142,30 @@ export class Connection {
     }
     this.#db = db;
     this.#transaction = db.transaction((fn: () => unknown) => fn());
-    this.#groupStatements = db.readonly ? null : {
-      begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'), totalChanges: db.prepare('SELECT total_changes()').pluck(),
-    };
+    this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+    this.#versions = { totalChanges: db.prepare('SELECT total_changes()').pluck(), dataVersion: db.prepare('PRAGMA data_version').pluck() };
+    this.#opens++;
+  }
+
+  /**
+   * Rows this connection has inserted, updated or deleted since it opened the database, trigger
+   * programs included, committed or rolled back: it never goes back, and reading it takes no lock.
+   */
+  writtenRows(): number {
+    if (!this.#versions) throw notOpen();
+    return this.#versions.totalChanges.get() as number;
+  }
+
+  /**
+   * A version of what other connections (the CLI, another process) have committed, as this one
+   * sees it: `PRAGMA data_version`, which moves with their commits and never with this
+   * connection's own writes, prefixed by how many databases this connection has opened, since a
+   * database opened again starts it over. Caches of rows that another connection may change keep
+   * their entries under it.
+   */
+  othersVersion(): string {
+    if (!this.#versions) throw notOpen();
+    return `${this.#opens}:${this.#versions.dataVersion.get() as number}`;
   }
 
   /**
@@ -265,14 +288,14 @@ export class Connection {
     }
     if (db.inTransaction) return this.#transaction!(fn) as T;
     if (!this.#grouping || !this.#groupStatements) return this.#alone(fn);
-    const { begin, commit, rollback, totalChanges } = this.#groupStatements;
-    const written = totalChanges.get() as number;
+    const { begin, commit, rollback } = this.#groupStatements;
+    const written = this.writtenRows();
     begin.run();
     let result: T;
     try {
       result = fn();
       // A transaction that wrote nothing (a consistent read) commits at once: nothing to share.
-      if (totalChanges.get() === written && this.#owed.size === 0) {
+      if (this.writtenRows() === written && this.#owed.size === 0) {
         commit.run();
         return result;
       }

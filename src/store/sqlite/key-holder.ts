@@ -41,22 +41,21 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
 /**
  * Authentication reads the key holder on every call of every style, and keys, members and plans
  * change rarely, so holders are kept by hash. An entry serves while nothing could have changed it:
- * this connection has written no row since (`total_changes()`, which counts every insert, update
- * and delete, trigger programs included, committed or not, so no writer has to remember to drop
- * the cache) and no other connection has committed since (`PRAGMA data_version`: the CLI, another
- * process). A revocation, a role or plan change, a new key, made anywhere, shows in the next read.
- * Entries are filled only where the connection allows caching (`Connection.cacheable`: not inside
- * a transaction body that may still roll back) and all are dropped when a group of writes fails to
- * commit (whose rows an entry read between its calls may hold) or the connection is opened again
- * (both counters start over). An unknown hash is not kept, so guessed keys cannot fill the map;
- * it holds at most MAX_HOLDERS entries. Holders are frozen, since calls share them.
+ * this connection has written no row since (`Connection.writtenRows`, `total_changes()`: every
+ * insert, update and delete, trigger programs included, committed or not, so no writer has to
+ * remember to drop the cache) and no other connection has committed since
+ * (`Connection.othersVersion`, `PRAGMA data_version`: the CLI, another process; it also moves when
+ * the connection opens the database again, which starts both counters over). A revocation, a role
+ * or plan change, a new key, made anywhere, shows in the next read. Entries are filled only where
+ * the connection allows caching (`Connection.cacheable`: not inside a transaction body that may
+ * still roll back) and all are dropped when a group of writes fails to commit (whose rows an entry
+ * read between its calls may hold). An unknown hash is not kept, so guessed keys cannot fill the
+ * map; it holds at most MAX_HOLDERS entries. Holders are frozen, since calls share them.
  */
 const MAX_HOLDERS = 10_000;
 
 class KeyHolderCache {
   readonly #entries = new Map<string, { stamp: string; holder: KeyHolder }>();
-  /** The database handle the entries were read from: one opened again starts both counters over. */
-  #db: object | null = null;
 
   constructor(private readonly c: Connection) {
     c.onLostGroup(() => this.#entries.clear());
@@ -64,11 +63,7 @@ class KeyHolderCache {
 
   find(hash: string): KeyHolder | null {
     if (!this.c.cacheable) return readKeyHolder(this.c, hash);
-    if (this.#db !== this.c.db) {
-      this.#entries.clear();
-      this.#db = this.c.db;
-    }
-    const stamp = `${this.c.get<{ changes: number }>(TOTAL_CHANGES)!.changes}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
+    const stamp = `${this.c.writtenRows()}:${this.c.othersVersion()}`;
     const hit = this.#entries.get(hash);
     if (hit?.stamp === stamp) return hit.holder;
     const holder = readKeyHolder(this.c, hash);
@@ -81,8 +76,6 @@ class KeyHolderCache {
     return holder;
   }
 }
-
-const TOTAL_CHANGES = 'SELECT total_changes() AS changes';
 
 const keyHolderCache = perConnection((c) => new KeyHolderCache(c));
 

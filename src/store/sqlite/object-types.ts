@@ -68,26 +68,20 @@ function patchObjectType(c: Connection, row: ObjectTypeRow, columns: Record<stri
 /**
  * Object types are read on every record call and change rarely, so reads are cached. An entry is
  * valid while nothing changed the data model: this connection's writes bump `generation` (so does
- * a group of writes that failed to commit, Connection.onLostGroup), and `PRAGMA data_version`
- * moves when another connection (the CLI, another process) commits; opened again, the connection
- * drops them (its data_version starts over). Cached values are frozen because requests share them.
+ * a group of writes that failed to commit, Connection.onLostGroup), and `Connection.othersVersion`
+ * (`PRAGMA data_version`) moves when another connection (the CLI, another process) commits or the
+ * database is opened again. Cached values are frozen because requests share them.
  */
 class ObjectTypeCache {
   #generation = 0;
   #entries = new Map<string, { version: string; type: ObjectType | null }>();
-  /** The database handle the entries were read from: one opened again starts data_version over. */
-  #db: object | null = null;
 
   constructor(private readonly c: Connection) {
     c.onLostGroup(() => this.invalidate());
   }
 
   get(workspaceId: string, slug: string, load: () => ObjectType | null): ObjectType | null {
-    if (this.#db !== this.c.db) {
-      this.invalidate();
-      this.#db = this.c.db;
-    }
-    const version = `${this.#generation}:${this.c.get<{ data_version: number }>('PRAGMA data_version')!.data_version}`;
+    const version = `${this.#generation}:${this.c.othersVersion()}`;
     const key = `${workspaceId}\u0000${slug}`;
     const hit = this.#entries.get(key);
     if (hit && hit.version === version) return hit.type;
