@@ -59,7 +59,9 @@ export function machine(): Machine {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
-    dirty: git('status', '--porcelain').length > 0,
+    // Tracked files only: an untracked file (a scratch script) runs only if a tracked one imports
+    // it, and that one would show as changed.
+    dirty: git('status', '--porcelain', '--untracked-files=no').length > 0,
   };
 }
 
