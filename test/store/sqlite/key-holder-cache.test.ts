@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STANDARD_OBJECT_TYPES } from '../../../src/domain/standard-objects.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
+import type { Store } from '../../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../../src/store/sqlite/index.ts';
 import { keyHolderMethods } from '../../../src/store/sqlite/key-holder.ts';
 import { settingsMethods } from '../../../src/store/sqlite/settings.ts';
@@ -25,6 +26,19 @@ async function keyed(path: string) {
 }
 
 /**
+ * Revokes the key, promotes its user and changes the plan through `writer`, and requires `reader`
+ * to see each change on its next read of the key holder.
+ */
+async function expectEachChangeSeen(reader: Store, writer: Store, { ws, user, hash, key }: Awaited<ReturnType<typeof keyed>>) {
+  await writer.revokeApiKey(key.id);
+  expect((await reader.findKeyHolder(hash))!.key.revoked_at).not.toBeNull();
+  await writer.updateUserRole(ws.id, user.id, 'admin');
+  expect((await reader.findKeyHolder(hash))!.user!.role).toBe('admin');
+  await writer.updateWorkspace(ws.id, { plan: 'enterprise' });
+  expect((await reader.findKeyHolder(hash))!.workspace!.plan).toBe('enterprise');
+}
+
+/**
  * Authentication's read of a key with its user and workspace is kept per hash (key-holder.ts) and
  * must never outlive a change: made by this connection, by another one, or by a group of writes
  * that failed to commit.
@@ -32,7 +46,8 @@ async function keyed(path: string) {
 describe('the SQLite key holder cache', () => {
   it('answers a repeated read from the cache, frozen, until this connection writes anything', async () => {
     const path = join(dir, 'own.sqlite');
-    const { ws, user, hash, key } = await keyed(path);
+    const made = await keyed(path);
+    const { ws, hash } = made;
     const store = createSqliteStore({ path });
     await store.init();
     try {
@@ -40,12 +55,7 @@ describe('the SQLite key holder cache', () => {
       expect(await store.findKeyHolder(hash)).toBe(first);
       expect(Object.isFrozen(first) && Object.isFrozen(first!.key) && Object.isFrozen(first!.key.scopes)).toBe(true);
 
-      await store.revokeApiKey(key.id);
-      expect((await store.findKeyHolder(hash))!.key.revoked_at).not.toBeNull();
-      await store.updateUserRole(ws.id, user.id, 'admin');
-      expect((await store.findKeyHolder(hash))!.user!.role).toBe('admin');
-      await store.updateWorkspace(ws.id, { plan: 'enterprise' });
-      expect((await store.findKeyHolder(hash))!.workspace!.plan).toBe('enterprise');
+      await expectEachChangeSeen(store, store, made);
       // Any write drops it, whatever it touched: the cache never has to be told.
       const held = await store.findKeyHolder(hash);
       await store.createRecord(ws.id, newRecord('companies', { name: 'Acme' }));
@@ -59,7 +69,8 @@ describe('the SQLite key holder cache', () => {
 
   it('sees a revocation, a role change and a plan change made through another connection (the CLI while the server runs)', async () => {
     const path = join(dir, 'other.sqlite');
-    const { ws, user, hash, key } = await keyed(path);
+    const made = await keyed(path);
+    const { ws, user, hash } = made;
     const server = createSqliteStore({ path });
     await server.init();
     const cli = createSqliteStore({ path });
@@ -67,12 +78,7 @@ describe('the SQLite key holder cache', () => {
     try {
       const cached = await server.findKeyHolder(hash);
       expect(await server.findKeyHolder(hash)).toBe(cached);
-      await cli.revokeApiKey(key.id);
-      expect((await server.findKeyHolder(hash))!.key.revoked_at).not.toBeNull();
-      await cli.updateUserRole(ws.id, user.id, 'admin');
-      expect((await server.findKeyHolder(hash))!.user!.role).toBe('admin');
-      await cli.updateWorkspace(ws.id, { plan: 'enterprise' });
-      expect((await server.findKeyHolder(hash))!.workspace!.plan).toBe('enterprise');
+      await expectEachChangeSeen(server, cli, made);
       // A key made elsewhere after this hash was looked up and not found.
       const late = randomHash();
       expect(await server.findKeyHolder(late)).toBeNull();
