@@ -1,0 +1,200 @@
+/**
+ * Instructions per call, counted by valgrind's callgrind instead of timed: a figure that does not
+ * move with the machine's speed or with what else it runs, for comparing two versions of the code
+ * on a busy machine where calls/s and CPU per call drift by more than the change being judged.
+ *
+ *   npx tsx bench/instructions.ts [--tools records.get,objects.get] [--styles rest,mcp] [--size 100000]
+ *                                 [--calls 2000] [--warmup 6000]
+ *
+ * Each server (bare node:http, then the gateway on a private copy of the cached dataset) runs
+ * under `valgrind --tool=callgrind --instr-atstart=no`, so start-up and warm-up run uninstrumented;
+ * every cell is warmed with `--warmup` calls, then `--calls` calls are counted (one caller, one
+ * keep-alive connection, the same seeded parameters as `npm run bench`). The gateway first waits
+ * until its start-up work (the graph cache's preload) is done. Counted per thread: the main thread
+ * serves the calls; the others are V8's compiler and GC helpers, the checkpoint thread and libuv's
+ * pool. Only user-space instructions are counted, so system calls (the socket, SQLite's file locks)
+ * show only as the instructions around them. Needs valgrind (`callgrind_control` on the PATH), and
+ * takes about a minute and a half per cell; never part of `npm test` nor of `npm run bench`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { TS_LOADER } from '../gateway/loader/index.ts';
+import { CASES, caseName, Sampler } from './lib/cases.ts';
+import { ensureDataset, runCopy } from './lib/dataset.ts';
+import { settle } from './lib/proc.ts';
+import { catalogOperation, httpCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
+
+const BENCH = fileURLToPath(new URL('.', import.meta.url));
+const DATA = join(BENCH, '.data');
+const SERVER = join(BENCH, 'server.ts');
+/** As `npm run bench` serves the gateway (run.ts). */
+const SERVER_ENV = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_WINDOW_MS: '100', STORE: 'sqlite', REDIS_URL: '', NEO4J_URI: '' };
+const BASELINE_CALL = httpCall('rest', 'crm_live_baseline', 'records.get', { record_id: 'rec_01JZ8Q2M3N4P5R6S7T8V9W0XYZ' }, () => ({ query: '', variables: {} }));
+const READY_TIMEOUT_MS = 600_000;
+
+const USAGE = 'npx tsx bench/instructions.ts [--tools records.get] [--styles rest] [--size 100000] [--calls 2000] [--warmup 6000]';
+const { values } = parseArgs({
+  options: {
+    tools: { type: 'string', default: 'records.get' }, styles: { type: 'string', default: 'rest' }, size: { type: 'string', default: '100000' },
+    calls: { type: 'string', default: '2000' }, warmup: { type: 'string', default: '6000' }, help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const size = Number(values.size);
+const calls = Number(values.calls);
+const warmup = Number(values.warmup);
+const styles = values.styles.split(',') as Style[];
+const cases = values.tools.split(',').map((name) => {
+  const found = CASES.find((c) => caseName(c) === name);
+  if (!found) throw new Error(`no bench case named ${name}; cases: ${CASES.map(caseName).join(', ')}`);
+  return found;
+});
+for (const style of styles) if (!STYLES.includes(style)) throw new Error(`--styles: ${style} is not one of ${STYLES.join(', ')}`);
+for (const n of [size, calls, warmup]) if (!Number.isInteger(n) || n < 1) throw new Error(`--size, --calls and --warmup take positive integers\n${USAGE}`);
+if (spawnSync('callgrind_control', ['--version']).error) {
+  console.error('bench/instructions.ts needs valgrind (callgrind_control was not found on the PATH)');
+  process.exit(2);
+}
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+interface Counted {
+  main: number;
+  others: number;
+}
+
+/** A server under callgrind, instrumentation off until asked, one dump file per counted cell and thread. */
+class CountedServer {
+  #part = 0;
+
+  private constructor(readonly proc: ChildProcess, readonly url: string, private readonly outDir: string) {}
+
+  static async start(target: 'node-http' | 'crm', env: Record<string, string>): Promise<CountedServer> {
+    const outDir = mkdtempSync(join(tmpdir(), 'crm-callgrind-'));
+    const proc = spawn('valgrind', [
+      '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${join(outDir, 'out')}`,
+      process.execPath, '--import', TS_LOADER, SERVER,
+    ], { env: { ...process.env, ...SERVER_ENV, ...env, BENCH_TARGET: target }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${target} did not start under valgrind within ${READY_TIMEOUT_MS / 1000} s\n${stderr}`)), READY_TIMEOUT_MS);
+      createInterface({ input: proc.stdout! }).on('line', (line) => {
+        if (!line.startsWith('BENCH_READY ')) return;
+        clearTimeout(timer);
+        resolve((JSON.parse(line.slice('BENCH_READY '.length)) as { url: string }).url);
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${target} exited (${code}) before it was ready\n${stderr}`));
+      });
+    });
+    return new CountedServer(proc, url, outDir);
+  }
+
+  /** Instructions of `run` per call, by thread: counted from instrumentation on to a dump. */
+  async count(n: number, run: () => Promise<void>): Promise<Counted> {
+    this.#control('-i', 'on');
+    await run();
+    this.#control('-d');
+    this.#control('-i', 'off');
+    this.#part += 1;
+    const suffix = `.${this.#part}-`;
+    let main = 0;
+    let others = 0;
+    for (const file of readdirSync(this.outDir).filter((f) => f.includes(suffix))) {
+      const text = readFileSync(join(this.outDir, file), 'utf8');
+      const thread = Number(/^thread: (\d+)$/m.exec(text)?.[1]);
+      const total = Number(/^totals: (\d+)$/m.exec(text)?.[1] ?? 0);
+      if (thread === 1) main += total;
+      else others += total;
+    }
+    if (main === 0) throw new Error(`callgrind wrote no counts for the main thread in ${this.outDir}`);
+    return { main: main / n, others: others / n };
+  }
+
+  #control(...args: string[]): void {
+    const done = spawnSync('callgrind_control', [...args, String(this.proc.pid)], { encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${done.stderr || done.stdout}`);
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.proc.kill('SIGTERM');
+    await exited;
+    rmSync(this.outDir, { recursive: true, force: true });
+  }
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One call; the answer must be a success in the style's own terms. */
+function send(url: string, call: HttpCall, style: Style): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${call.path}`, { method: call.method, agent, headers: { ...call.headers, 'content-length': Buffer.byteLength(call.body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200 || !looksSuccessful(style, text)) reject(new Error(`${call.path}: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
+        else resolve();
+      });
+    });
+    req.on('error', reject);
+    req.end(call.body);
+  });
+}
+
+async function calling(url: string, n: number, next: () => HttpCall, style: Style): Promise<void> {
+  for (let i = 0; i < n; i++) await send(url, next(), style);
+}
+
+const dataset = await ensureDataset(DATA, size, log);
+const rows: Array<{ cell: string; counted: Counted }> = [];
+
+log('node:http under callgrind');
+const bare = await CountedServer.start('node-http', {});
+try {
+  await calling(bare.url, warmup, () => BASELINE_CALL, 'rest');
+  rows.push({ cell: 'bare node:http', counted: await bare.count(calls, () => calling(bare.url, calls, () => BASELINE_CALL, 'rest')) });
+} finally {
+  await bare.stop();
+}
+
+log(`gateway on ${size.toLocaleString('en')} records under callgrind`);
+const dataDir = runCopy(dataset, DATA);
+const crm = await CountedServer.start('crm', { DATA_DIR: dataDir });
+try {
+  const cells = cases.flatMap((c) => styles.map((style) => ({ c, style })));
+  const caller = (c: (typeof cases)[number], style: Style, sampler: Sampler) => () =>
+    httpCall(style, dataset.key, c.tool, c.params(sampler), c.graphql ?? ((params) => catalogOperation(c.tool, params)));
+  // A first pass so the start-up work (the graph preload) runs under load as in `npm run bench`, then the wait for it to end.
+  for (const { c, style } of cells) await calling(crm.url, Math.min(warmup, 500), caller(c, style, new Sampler(dataset.sample)), style);
+  await settle(crm.proc.pid!, 300);
+  for (const { c, style } of cells) {
+    // The warm-up draws the same parameters as the counted calls, in the same order.
+    await calling(crm.url, warmup, caller(c, style, new Sampler(dataset.sample)), style);
+    const next = caller(c, style, new Sampler(dataset.sample));
+    rows.push({ cell: `${caseName(c)} ${style}`, counted: await crm.count(calls, () => calling(crm.url, calls, next, style)) });
+    log(`  ${caseName(c)} ${style} counted`);
+  }
+} finally {
+  await crm.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const base = rows[0]!.counted.main;
+const k = (n: number) => `${(n / 1000).toFixed(1)}k`;
+console.log(`\nInstructions per call (user space, callgrind), ${calls} calls after ${warmup} of warm-up, ${size.toLocaleString('en')} records:\n`);
+console.log('| cell | main thread | × node:http | other threads |');
+console.log('|---|---|---|---|');
+for (const { cell, counted } of rows) console.log(`| ${cell} | ${k(counted.main)} | ${(counted.main / base).toFixed(2)}× | ${k(counted.others)} |`);
