@@ -6,7 +6,7 @@ import { LIMITS } from '../../src/domain/limits.ts';
 import type { GatewayDeps } from '../state.ts';
 import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
 import { invokeTool } from '../tools/invoke.ts';
-import { edge, onlyPost } from './rest.ts';
+import { edge, onlyPost, postOnly } from './rest.ts';
 
 export const BRIDGE_PATH = '/api/developers/mcp/call/';
 
@@ -15,15 +15,15 @@ export const BRIDGE_PATH = '/api/developers/mcp/call/';
  * shape B (`{success, data}`) or shape A (the result itself), by configuration. No discovery.
  */
 export function mountBridge(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
-  const paths = [`${deps.config.mcpPrefix}${BRIDGE_PATH}`, `${deps.config.mcpPrefix}${BRIDGE_PATH.slice(0, -1)}`];
-  router.post(paths, edge('bridge'), authenticate, async (ctx) => {
+  // Without its trailing slash, the route matches the path either way (the router is not strict).
+  const path = `${deps.config.mcpPrefix}${BRIDGE_PATH.slice(0, -1)}`;
+  router.all(path, edge('bridge'), postOnly(onlyPost), authenticate, async (ctx) => {
     const body = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
     const { tool, params } = parseEnvelope(body);
     ctx.state.call.tool = tool;
     const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
     sendJson(ctx, JSON.stringify(deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result));
   });
-  router.all(paths, edge('bridge'), onlyPost);
 }
 
 function parseEnvelope(body: unknown): { tool: string; params: unknown } {

@@ -12,7 +12,7 @@ import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
 import { buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
 import { directEra, serveDirect } from './mcp-direct.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
-import { edge } from './rest.ts';
+import { edge, postOnly } from './rest.ts';
 
 export { rpcError } from './mcp-rpc.ts';
 export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
@@ -28,12 +28,13 @@ export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
  * identically without the SDK's per-request objects.
  */
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware, options: McpOptions = {}): void {
-  const paths = [`${deps.config.mcpPrefix}/`, deps.config.mcpPrefix];
+  // Without its trailing slash, the route matches the path either way (the router is not strict).
+  const path = deps.config.mcpPrefix;
   const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c), settledOf(c)), {
     legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
   });
   const direct = options.direct ?? true;
-  router.post(paths, edge('mcp'), checkHostAndOrigin(deps), authenticate, async (ctx) => {
+  router.all(path, edge('mcp'), postOnly(refuseMethod), checkHostAndOrigin(deps), authenticate, async (ctx) => {
     const body = await readRpcBody(ctx, deps);
     if (body === undefined) return;
     const invalid = envelopeError(body) ?? batchError(body, ctx.get('MCP-Protocol-Version') || undefined);
@@ -55,11 +56,12 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
     const era = direct ? directEra(ctx, body) : undefined;
     await (era ? serveDirect(ctx, deps, era, body, principal, ctx.state.call, idempotencyKey, viaSdk) : viaSdk());
   });
-  router.all(paths, edge('mcp'), (ctx) => {
-    ctx.status = 405;
-    ctx.set('Allow', 'POST');
-    ctx.body = rpcError(-32000, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
-  });
+}
+
+function refuseMethod(ctx: Context): void {
+  ctx.status = 405;
+  ctx.set('Allow', 'POST');
+  ctx.body = rpcError(-32000, `method ${ctx.method} is not supported: this server is stateless and streams nothing; POST JSON-RPC messages`);
 }
 
 export interface McpOptions {

@@ -1,4 +1,10 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mountBridge } from '../../gateway/transports/bridge.ts';
+import { mountGraphQL } from '../../gateway/transports/graphql.ts';
+import { mountMcp } from '../../gateway/transports/mcp.ts';
+import { mountRest } from '../../gateway/transports/rest.ts';
 import { listTools } from '../../gateway/tools/index.ts';
 import { MODERN, modernRpc } from '../mcp/modern.ts';
 import { callTool, rpc, startHarness, type Harness } from './harness.ts';
@@ -153,6 +159,51 @@ describe('REST and bridge edges', () => {
   it('answers GET on a tool path with 405', async () => {
     const res = await fetch(`${h.url}/v1/records/list`, { headers: { Authorization: `Bearer ${h.ws.owner.key}` } });
     expect(res.status).toBe(405);
+  });
+
+  it('answers other methods than POST on the bridge with 405 and Allow: POST, with or without the trailing slash', async () => {
+    for (const path of ['/mcp/api/developers/mcp/call/', '/mcp/api/developers/mcp/call']) {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await fetch(`${h.url}${path}`, { method, headers: { Authorization: `Bearer ${h.ws.owner.key}` } });
+        expect([path, method, res.status, res.headers.get('allow')]).toEqual([path, method, 405, 'POST']);
+        expect(await res.json()).toEqual({ error: `method ${method} is not allowed here; use POST` });
+      }
+    }
+  });
+
+  it('serves the bridge and MCP with or without the trailing slash', async () => {
+    for (const path of ['/mcp/api/developers/mcp/call/', '/mcp/api/developers/mcp/call']) {
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tool: 'objects.list', params: {} }),
+      });
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(await res.json()).toMatchObject({ success: true });
+    }
+    for (const path of ['/mcp/', '/mcp']) {
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      });
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    }
+  });
+
+  it('routes a call of each style through one route, whatever the method', async () => {
+    // @koa/router builds and flattens the middleware chain of every route a request matches, on
+    // every request: a second route per path (a catch-all for the 405, a second spelling of the
+    // path) doubled that work for every call.
+    const router = new Router();
+    const deps = { config: h.config, store: h.server.store, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    const pass: Middleware = (_ctx, next) => next();
+    mountRest(router, deps, pass);
+    mountBridge(router, deps, pass);
+    mountMcp(router, deps, pass);
+    mountGraphQL(router, deps, pass);
+    for (const path of ['/v1/records/get', '/mcp/api/developers/mcp/call/', '/mcp/api/developers/mcp/call', '/mcp/', '/mcp', '/graphql']) {
+      for (const method of ['POST', 'GET']) expect([path, method, router.match(path, method).pathAndMethod.length]).toEqual([path, method, 1]);
+    }
   });
 
   it('answers the bridge without a tool name with validation_error naming tool', async () => {
