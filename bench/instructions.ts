@@ -75,7 +75,7 @@ interface Counted {
   others: number;
 }
 
-/** A server under callgrind, instrumentation off until asked, one dump file per counted cell and thread. */
+/** A server under callgrind, instrumentation off until asked, one dump file per counted round and thread. */
 class CountedServer {
   #part = 0;
 
