@@ -17,26 +17,21 @@
  * show only as the instructions around them. Needs valgrind (`callgrind_control` on the PATH), and
  * takes one to two minutes per cell; never part of `npm test` nor of `npm run bench`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TS_LOADER } from '../gateway/loader/index.ts';
 import { CASES, caseName, Sampler } from './lib/cases.ts';
+import { GATEWAY_ENV, startChild, type ServerChild } from './lib/child.ts';
 import { ensureDataset, runCopy } from './lib/dataset.ts';
 import { settle } from './lib/proc.ts';
-import { catalogOperation, httpCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
+import { BASELINE_CALL, catalogOperation, httpCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
 
-const BENCH = fileURLToPath(new URL('.', import.meta.url));
-const DATA = join(BENCH, '.data');
-const SERVER = join(BENCH, 'server.ts');
-/** As `npm run bench` serves the gateway (run.ts). */
-const SERVER_ENV = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_WINDOW_MS: '100', STORE: 'sqlite', REDIS_URL: '', NEO4J_URI: '' };
-const BASELINE_CALL = httpCall('rest', 'crm_live_baseline', 'records.get', { record_id: 'rec_01JZ8Q2M3N4P5R6S7T8V9W0XYZ' }, () => ({ query: '', variables: {} }));
+const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
+/** Start-up under valgrind is many times slower than the 180 s bench/lib/child.ts allows by default. */
 const READY_TIMEOUT_MS = 600_000;
 
 const USAGE = 'npx tsx bench/instructions.ts [--tools records.get] [--styles rest] [--size 100000] [--calls 1000] [--rounds 3] [--warmup 6000]';
@@ -79,29 +74,20 @@ interface Counted {
 class CountedServer {
   #part = 0;
 
-  private constructor(readonly proc: ChildProcess, readonly url: string, private readonly outDir: string) {}
+  private constructor(readonly server: ServerChild, private readonly outDir: string) {}
 
   static async start(target: 'node-http' | 'crm', env: Record<string, string>): Promise<CountedServer> {
     const outDir = mkdtempSync(join(tmpdir(), 'crm-callgrind-'));
-    const proc = spawn('valgrind', [
-      '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${join(outDir, 'out')}`,
-      process.execPath, '--import', TS_LOADER, SERVER,
-    ], { env: { ...process.env, ...SERVER_ENV, ...env, BENCH_TARGET: target }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    proc.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${target} did not start under valgrind within ${READY_TIMEOUT_MS / 1000} s\n${stderr}`)), READY_TIMEOUT_MS);
-      createInterface({ input: proc.stdout! }).on('line', (line) => {
-        if (!line.startsWith('BENCH_READY ')) return;
-        clearTimeout(timer);
-        resolve((JSON.parse(line.slice('BENCH_READY '.length)) as { url: string }).url);
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${target} exited (${code}) before it was ready\n${stderr}`));
-      });
+    const server = await startChild(target, {
+      env: { ...GATEWAY_ENV, ...env },
+      wrapper: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${join(outDir, 'out')}`],
+      readyTimeoutMs: READY_TIMEOUT_MS,
     });
-    return new CountedServer(proc, url, outDir);
+    return new CountedServer(server, outDir);
+  }
+
+  get url(): string {
+    return this.server.url;
   }
 
   /** Instructions of `run` per call, by thread: counted from instrumentation on to a dump. */
@@ -126,14 +112,12 @@ class CountedServer {
   }
 
   #control(...args: string[]): void {
-    const done = spawnSync('callgrind_control', [...args, String(this.proc.pid)], { encoding: 'utf8' });
+    const done = spawnSync('callgrind_control', [...args, String(this.server.pid)], { encoding: 'utf8' });
     if (done.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${done.stderr || done.stdout}`);
   }
 
   async stop(): Promise<void> {
-    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
-    this.proc.kill('SIGTERM');
-    await exited;
+    await this.server.stop();
     rmSync(this.outDir, { recursive: true, force: true });
   }
 }
@@ -200,7 +184,7 @@ try {
     httpCall(style, dataset.key, c.tool, c.params(sampler), c.graphql ?? ((params) => catalogOperation(c.tool, params)));
   // A first pass so the start-up work (the graph preload) runs under load as in `npm run bench`, then the wait for it to end.
   for (const { c, style } of cells) await calling(crm.url, Math.min(warmup, 500), caller(c, style, new Sampler(dataset.sample)), style);
-  await settle(crm.proc.pid!, 300);
+  await settle(crm.server.pid, 300);
   for (const { c, style } of cells) {
     // The warm-up and every round draw the same parameters, in the same order.
     await calling(crm.url, warmup, caller(c, style, new Sampler(dataset.sample)), style);

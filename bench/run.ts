@@ -9,21 +9,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { caseName, Sampler, type BenchCase } from './lib/cases.ts';
-import { startChild, type ServerChild, type Target } from './lib/child.ts';
+import { GATEWAY_ENV, startChild, type ServerChild, type Target } from './lib/child.ts';
 import { ensureDataset, runCopy, type Dataset } from './lib/dataset.ts';
 import { hammer, type Figures, type LoadOptions } from './lib/measure.ts';
 import { parseOptions } from './lib/options.ts';
 import { cpuSeconds, machine, pin, settle } from './lib/proc.ts';
 import { renderMarkdown } from './lib/report.ts';
 import type { Cell, Results } from './lib/results.ts';
-import { catalogOperation, checkAnswer, httpCall, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
+import { BASELINE_CALL, catalogOperation, checkAnswer, httpCall, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
 
 const BENCH = fileURLToPath(new URL('.', import.meta.url));
 const DATA = join(BENCH, '.data');
 const RESULTS = join(BENCH, 'results');
-/** The limiter still runs on every call; a 100 ms window keeps its log as short as production's. */
-const SERVER_ENV = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_WINDOW_MS: '100', STORE: 'sqlite', REDIS_URL: '', NEO4J_URI: '' };
-const BASELINE_CALL = httpCall('rest', 'crm_live_baseline', 'records.get', { record_id: 'rec_01JZ8Q2M3N4P5R6S7T8V9W0XYZ' }, () => ({ query: '', variables: {} }));
 
 const opts = parseOptions(process.argv.slice(2));
 const startedAt = new Date();
@@ -43,14 +40,14 @@ const results: Results = {
   mode: opts.mode, started_at: startedAt.toISOString(), duration_s: 0, machine: machine(),
   settings: {
     connections: opts.connections, seconds: opts.seconds, warmup_seconds: opts.warmupSeconds, sizes: opts.sizes,
-    tools_size: opts.toolsSize, pinned, server_env: { ...SERVER_ENV },
+    tools_size: opts.toolsSize, pinned, server_env: { ...GATEWAY_ENV },
   },
   datasets: [], server_starts: [], cells: [],
 };
 
 async function serve(target: Target, env: Record<string, string> = {}): Promise<ServerChild> {
   return startChild(target, {
-    env: { ...SERVER_ENV, ...env }, ...(twoCores ? { cpu: 1 } : {}), ...(target === 'crm' && profileDir ? { cpuProfDir: profileDir } : {}),
+    env: { ...GATEWAY_ENV, ...env }, ...(twoCores ? { cpu: 1 } : {}), ...(target === 'crm' && profileDir ? { cpuProfDir: profileDir } : {}),
   });
 }
 

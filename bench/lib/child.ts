@@ -26,18 +26,29 @@ const ENTRY = fileURLToPath(new URL('../server.ts', import.meta.url));
 const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 30_000;
 
+/**
+ * How the benchmarks serve the gateway: the limiter still runs on every call, with the limit out
+ * of reach and a 100 ms window keeping its log as short as production's.
+ */
+export const GATEWAY_ENV = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_WINDOW_MS: '100', STORE: 'sqlite', REDIS_URL: '', NEO4J_URI: '' };
+
 export interface ChildOptions {
   env?: Record<string, string>;
   /** CPU to pin the server to (the load generator takes the other); undefined: no pinning. */
   cpu?: number;
   /** Directory for a V8 CPU profile (node --cpu-prof), written when the server stops. */
   cpuProfDir?: string;
+  /** A command and its options that run the Node process (valgrind for instructions.ts); its pid is the server's. */
+  wrapper?: string[];
+  /** How long the server may take to print BENCH_READY; default 180 s. */
+  readyTimeoutMs?: number;
 }
 
 /** Spawns the server in its own Node process (the service's loader, as `npm start`) and waits for its BENCH_READY line. */
 export async function startChild(target: Target, opts: ChildOptions = {}): Promise<ServerChild> {
   const flags = ['--import', LOADER, ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [])];
-  const child = spawn(process.execPath, [...flags, ENTRY], {
+  const [command, ...args] = [...(opts.wrapper ?? []), process.execPath, ...flags, ENTRY];
+  const child = spawn(command!, args, {
     env: { ...process.env, ...opts.env, BENCH_TARGET: target },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,7 +57,7 @@ export async function startChild(target: Target, opts: ChildOptions = {}): Promi
     stderr.push(chunk.toString());
     if (stderr.length > 50) stderr.shift();
   });
-  const ready = await waitReady(child, () => stderr.join(''));
+  const ready = await waitReady(child, () => stderr.join(''), opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
   const pid = child.pid!;
   const pinned = opts.cpu !== undefined && pin(pid, opts.cpu);
   let stopped: Promise<void> | null = null;
@@ -59,12 +70,12 @@ export async function startChild(target: Target, opts: ChildOptions = {}): Promi
   };
 }
 
-function waitReady(child: ChildProcess, errors: () => string): Promise<{ url: string; pauses?: string }> {
+function waitReady(child: ChildProcess, errors: () => string, timeoutMs: number): Promise<{ url: string; pauses?: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`bench server did not start within ${READY_TIMEOUT_MS / 1000} s\n${errors()}`));
-    }, READY_TIMEOUT_MS);
+      reject(new Error(`bench server did not start within ${timeoutMs / 1000} s\n${errors()}`));
+    }, timeoutMs);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       if (!line.startsWith('BENCH_READY ')) return;

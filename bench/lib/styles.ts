@@ -47,6 +47,9 @@ export function httpCall(style: Style, key: string, tool: string, params: Params
   }
 }
 
+/** The call sent to the bare baselines (node:http, Koa), which answer any request with a fixed body. */
+export const BASELINE_CALL = httpCall('rest', 'crm_live_baseline', 'records.get', { record_id: 'rec_01JZ8Q2M3N4P5R6S7T8V9W0XYZ' }, () => ({ query: '', variables: {} }));
+
 /**
  * True when a 2xx answer is a success in the style's own terms: the bridge envelope says
  * success, MCP has a result that is not isError, GraphQL has no errors. A cheap text test, run
