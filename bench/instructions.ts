@@ -28,7 +28,7 @@ import { CASES, caseName, Sampler } from './lib/cases.ts';
 import { GATEWAY_ENV, startChild, type ServerChild } from './lib/child.ts';
 import { ensureDataset, runCopy } from './lib/dataset.ts';
 import { settle } from './lib/proc.ts';
-import { BASELINE_CALL, catalogOperation, httpCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
+import { BASELINE_CALL, caseCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
 
 const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
 /** Start-up under valgrind is many times slower than the 180 s bench/lib/child.ts allows by default. */
@@ -180,8 +180,7 @@ const dataDir = runCopy(dataset, DATA);
 const crm = await CountedServer.start('crm', { DATA_DIR: dataDir });
 try {
   const cells = cases.flatMap((c) => styles.map((style) => ({ c, style })));
-  const caller = (c: (typeof cases)[number], style: Style, sampler: Sampler) => () =>
-    httpCall(style, dataset.key, c.tool, c.params(sampler), c.graphql ?? ((params) => catalogOperation(c.tool, params)));
+  const caller = (c: (typeof cases)[number], style: Style, sampler: Sampler) => () => caseCall(c, style, dataset.key, sampler);
   // A first pass so the start-up work (the graph preload) runs under load as in `npm run bench`, then the wait for it to end.
   for (const { c, style } of cells) await calling(crm.url, Math.min(warmup, 500), caller(c, style, new Sampler(dataset.sample)), style);
   await settle(crm.server.pid, 300);

@@ -16,7 +16,7 @@ import { parseOptions } from './lib/options.ts';
 import { cpuSeconds, machine, pin, settle } from './lib/proc.ts';
 import { renderMarkdown } from './lib/report.ts';
 import type { Cell, Results } from './lib/results.ts';
-import { BASELINE_CALL, catalogOperation, checkAnswer, httpCall, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
+import { BASELINE_CALL, caseCall, checkAnswer, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
 
 const BENCH = fileURLToPath(new URL('.', import.meta.url));
 const DATA = join(BENCH, '.data');
@@ -96,10 +96,7 @@ async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchC
   results.server_starts.push({ size: dataset.size, seconds: (performance.now() - started) / 1000, peak_rss_mb: server.peakRssMb() });
   const sampler = new Sampler(dataset.sample);
   const ordered = [...cases.filter((x) => !x.writes), ...cases.filter((x) => x.writes)];
-  const caller = (c: BenchCase, style: Style) => {
-    const graphql = c.graphql ?? ((params) => catalogOperation(c.tool, params));
-    return (): HttpCall => httpCall(style, dataset.key, c.tool, c.params(sampler), graphql);
-  };
+  const caller = (c: BenchCase, style: Style) => (): HttpCall => caseCall(c, style, dataset.key, sampler);
   try {
     // One pass over every cell first, so the JIT and the store's caches are warm for the first measured cell too.
     for (const c of ordered) for (const style of styles) await hammer(server.url, caller(c, style), undefined, { ...load, seconds: warmupPass, warmupSeconds: 0 });

@@ -1,4 +1,5 @@
 import { CATALOG } from '../../gateway/tools/index.ts';
+import type { BenchCase, Sampler } from './cases.ts';
 
 /** The four ways to call a tool: the three call styles and the same operation through /graphql. */
 export const STYLES = ['rest', 'bridge', 'mcp', 'graphql'] as const;
@@ -27,6 +28,14 @@ export function catalogOperation(tool: string, params: Params): GraphQLRequest {
   const def = CATALOG.get(tool);
   if (!def) throw new Error(`bench case names ${tool}, which is not in the tool catalog`);
   return { query: def.operation.document, variables: def.operation.variables(params) };
+}
+
+/**
+ * The HTTP request for one call of a bench case in a style: its parameters drawn from `sampler`,
+ * its /graphql request the case's own or else the tool's catalog operation.
+ */
+export function caseCall(c: BenchCase, style: Style, key: string, sampler: Sampler): HttpCall {
+  return httpCall(style, key, c.tool, c.params(sampler), c.graphql ?? ((params) => catalogOperation(c.tool, params)));
 }
 
 /** The HTTP request for one call of `tool` with `params` in a style. */
