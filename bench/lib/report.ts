@@ -3,7 +3,11 @@ import { drift, findCell, floor, type Cell, type Results } from './results.ts';
 
 const n0 = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '–');
 const ms = (v: number): string => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
-const x = (v: number): string => (Number.isFinite(v) ? `${v >= 0.1 ? v.toFixed(2) : Number(v.toPrecision(2))}×` : '–');
+/**
+ * A ratio: two decimals from 1 up, three significant digits below, so a figure just under a
+ * target (0.148 against 0.15, 0.845 against 0.85) is not rounded up to it.
+ */
+export const ratio = (v: number): string => (Number.isFinite(v) ? `${v >= 1 ? v.toFixed(2) : Number(v.toPrecision(3))}×` : '–');
 const mb = (v: number | null): string => (v === null ? '–' : v.toFixed(0));
 const size = (v: number): string => (v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v));
 
@@ -26,15 +30,15 @@ function headline(r: Results, base: Figures): string {
   const lines = [
     `## Headline: REST \`records.get\` on ${n0(at)} records`,
     '',
-    `- **${n0(f.calls_per_s)} calls/s = ${x(f.calls_per_s / base.calls_per_s)} bare node:http** (${n0(base.calls_per_s)} calls/s in the same run); p50 ${ms(f.p50_ms)} ms, p99 ${ms(f.p99_ms)} ms.`,
+    `- **${n0(f.calls_per_s)} calls/s = ${ratio(f.calls_per_s / base.calls_per_s)} bare node:http** (${n0(base.calls_per_s)} calls/s in the same run); p50 ${ms(f.p50_ms)} ms, p99 ${ms(f.p99_ms)} ms.`,
   ];
   for (const style of ['bridge', 'mcp', 'graphql'] as const) {
     const c = findCell(r, 'records.get', style, at);
     if (!c) continue;
     const label = style === 'graphql' ? '/graphql (same operation)' : style === 'mcp' ? 'MCP' : 'Bridge';
     const extra = c.figures.p50_ms - f.p50_ms;
-    lines.push(`- ${label}: ${n0(c.figures.calls_per_s)} calls/s = ${x(c.figures.calls_per_s / f.calls_per_s)} REST; ` +
-      `p50 ${ms(c.figures.p50_ms)} ms (${x(c.figures.p50_ms / f.p50_ms)} REST, ${extra >= 0 ? '+' : '−'}${ms(Math.abs(extra))} ms), p99 ${ms(c.figures.p99_ms)} ms.`);
+    lines.push(`- ${label}: ${n0(c.figures.calls_per_s)} calls/s = ${ratio(c.figures.calls_per_s / f.calls_per_s)} REST; ` +
+      `p50 ${ms(c.figures.p50_ms)} ms (${ratio(c.figures.p50_ms / f.p50_ms)} REST, ${extra >= 0 ? '+' : '−'}${ms(Math.abs(extra))} ms), p99 ${ms(c.figures.p99_ms)} ms.`);
   }
   return lines.join('\n');
 }
@@ -42,7 +46,7 @@ function headline(r: Results, base: Figures): string {
 function baselineRows(r: Results, base: Figures): string[][] {
   return r.cells.filter((c) => c.phase === 'baseline').map((c) => [
     c.target === 'koa' ? 'bare Koa route' : 'bare node:http', c.when ?? '',
-    n0(c.figures.calls_per_s), x(c.figures.calls_per_s / base.calls_per_s), ms(c.figures.p50_ms), ms(c.figures.p99_ms), String(c.figures.errors), mb(c.peak_rss_mb),
+    n0(c.figures.calls_per_s), ratio(c.figures.calls_per_s / base.calls_per_s), ms(c.figures.p50_ms), ms(c.figures.p99_ms), String(c.figures.errors), mb(c.peak_rss_mb),
   ]);
 }
 
@@ -53,8 +57,8 @@ function toolRows(r: Results, base: Figures): string[][] {
     const rest = findCell(r, c.tool!, 'rest', at)?.figures;
     const f = c.figures;
     return [
-      `\`${c.tool}\``, c.style!, n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s),
-      rest ? x(f.calls_per_s / rest.calls_per_s) : '–', ms(f.p50_ms), ms(f.p99_ms), rest ? x(f.p50_ms / rest.p50_ms) : '–',
+      `\`${c.tool}\``, c.style!, n0(f.calls_per_s), ratio(f.calls_per_s / base.calls_per_s),
+      rest ? ratio(f.calls_per_s / rest.calls_per_s) : '–', ms(f.p50_ms), ms(f.p99_ms), rest ? ratio(f.p50_ms / rest.p50_ms) : '–',
       f.server_cpu_ms_per_call === undefined ? '–' : f.server_cpu_ms_per_call.toFixed(3),
       f.server_pauses ? ms(f.server_pauses.loop_p99_ms) : '–', f.server_pauses ? f.server_pauses.gc_ms_per_s.toFixed(1) : '–',
       n0(f.bytes_per_answer), String(f.errors), mb(c.peak_rss_mb),
@@ -71,8 +75,8 @@ function scaleRows(r: Results, base: Figures): string[][] {
       const c: Cell | undefined = findCell(r, tool, 'rest', s);
       if (!c) continue;
       const f = c.figures;
-      rows.push([`\`${tool}\``, size(s), n0(f.calls_per_s), x(f.calls_per_s / base.calls_per_s), ms(f.p50_ms), ms(f.p99_ms),
-        smallest ? x(f.p50_ms / smallest.p50_ms) : '–', String(f.errors), mb(c.peak_rss_mb)]);
+      rows.push([`\`${tool}\``, size(s), n0(f.calls_per_s), ratio(f.calls_per_s / base.calls_per_s), ms(f.p50_ms), ms(f.p99_ms),
+        smallest ? ratio(f.p50_ms / smallest.p50_ms) : '–', String(f.errors), mb(c.peak_rss_mb)]);
     }
   }
   return rows;
@@ -89,7 +93,7 @@ function graphRows(r: Results): string[][] {
     const get = findCell(r, 'records.get', c.style!, c.size!);
     if (!get) return [];
     const f = c.figures;
-    return [[`\`${c.tool}\``, size(c.size!), c.style!, n0(f.calls_per_s), x(f.calls_per_s / get.figures.calls_per_s), ms(f.p50_ms), x(f.p50_ms / get.figures.p50_ms)]];
+    return [[`\`${c.tool}\``, size(c.size!), c.style!, n0(f.calls_per_s), ratio(f.calls_per_s / get.figures.calls_per_s), ms(f.p50_ms), ratio(f.p50_ms / get.figures.p50_ms)]];
   });
 }
 
@@ -117,7 +121,7 @@ export function renderMarkdown(r: Results): string {
     '',
     table(['server', 'phase', 'calls/s', '× node:http', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB'], baselineRows(r, base)),
     '',
-    `node:http drifted ${x(drift(r))} (max / min calls/s) during the run` +
+    `node:http drifted ${ratio(drift(r))} (max / min calls/s) during the run` +
       (drift(r) > 1.25 ? ': **the machine was busy with something else; treat ratios below as ±25% or rerun.**' : '.'),
     '',
     `## Tools on ${n0(s.tools_size)} records, by call style`,
