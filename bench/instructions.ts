@@ -28,6 +28,7 @@ import { CASES, caseName, Sampler } from './lib/cases.ts';
 import { GATEWAY_ENV, startChild, type ServerChild } from './lib/child.ts';
 import { ensureDataset, runCopy } from './lib/dataset.ts';
 import { settle } from './lib/proc.ts';
+import { ratio } from './lib/report.ts';
 import { BASELINE_CALL, caseCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
 
 const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
@@ -151,12 +152,12 @@ async function calling(url: string, n: number, next: () => HttpCall, style: Styl
  * then after thousands of calls, and a round it lands in counts its effects (tens of thousands of
  * instructions a call more on the main thread, hundreds of thousands on the compiler's threads).
  */
-async function countRounds(server: CountedServer, url: string, next: () => () => HttpCall, style: Style): Promise<Counted & { maxMain: number }> {
+async function countRounds(server: CountedServer, next: () => () => HttpCall, style: Style): Promise<Counted & { maxMain: number }> {
   let best: Counted | null = null;
   let maxMain = 0;
   for (let round = 0; round < rounds; round++) {
     const call = next();
-    const counted = await server.count(calls, () => calling(url, calls, call, style));
+    const counted = await server.count(calls, () => calling(server.url, calls, call, style));
     if (!best || counted.main < best.main) best = counted;
     maxMain = Math.max(maxMain, counted.main);
   }
@@ -170,7 +171,7 @@ log('node:http under callgrind');
 const bare = await CountedServer.start('node-http', {});
 try {
   await calling(bare.url, warmup, () => BASELINE_CALL, 'rest');
-  rows.push({ cell: 'bare node:http', counted: await countRounds(bare, bare.url, () => () => BASELINE_CALL, 'rest') });
+  rows.push({ cell: 'bare node:http', counted: await countRounds(bare, () => () => BASELINE_CALL, 'rest') });
 } finally {
   await bare.stop();
 }
@@ -187,7 +188,7 @@ try {
   for (const { c, style } of cells) {
     // The warm-up and every round draw the same parameters, in the same order.
     await calling(crm.url, warmup, caller(c, style, new Sampler(dataset.sample)), style);
-    rows.push({ cell: `${caseName(c)} ${style}`, counted: await countRounds(crm, crm.url, () => caller(c, style, new Sampler(dataset.sample)), style) });
+    rows.push({ cell: `${caseName(c)} ${style}`, counted: await countRounds(crm, () => caller(c, style, new Sampler(dataset.sample)), style) });
     log(`  ${caseName(c)} ${style} counted`);
   }
 } finally {
@@ -201,5 +202,5 @@ console.log(`\nInstructions per call (user space, callgrind), the least of ${rou
 console.log('| cell | main thread | × node:http | most in a round | other threads |');
 console.log('|---|---|---|---|---|');
 for (const { cell, counted } of rows) {
-  console.log(`| ${cell} | ${k(counted.main)} | ${(counted.main / base).toFixed(2)}× | ${k(counted.maxMain)} | ${k(counted.others)} |`);
+  console.log(`| ${cell} | ${k(counted.main)} | ${ratio(counted.main / base)} | ${k(counted.maxMain)} | ${k(counted.others)} |`);
 }
