@@ -40,7 +40,7 @@ const results: Results = {
   mode: opts.mode, started_at: startedAt.toISOString(), duration_s: 0, machine: machine(),
   settings: {
     connections: opts.connections, seconds: opts.seconds, warmup_seconds: opts.warmupSeconds, sizes: opts.sizes,
-    tools_size: opts.toolsSize, pinned, server_env: { ...GATEWAY_ENV },
+    tools_size: opts.toolsSize, pinned, collected: true, server_env: { ...GATEWAY_ENV },
   },
   datasets: [], server_starts: [], cells: [],
 };
@@ -64,6 +64,9 @@ async function measure(server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_r
     log(`  ${label}: FAILED ${(err as Error).message}`);
     return { ...cell, figures: NO_FIGURES, peak_rss_mb: null, error: (err as Error).message.slice(0, 300) };
   }
+  // Every gateway cell starts from a collected heap, so none pays for the garbage the cells and the
+  // warm-up pass before it left, collected concurrently with its calls on the server's one CPU.
+  await server.pauses?.collect();
   server.resetPeak();
   const serverCpu = cell.target === 'crm' ? () => cpuSeconds(server.pid) : undefined;
   const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu, server.pauses);

@@ -46,7 +46,10 @@ export interface ChildOptions {
 
 /** Spawns the server in its own Node process (the service's loader, as `npm start`) and waits for its BENCH_READY line. */
 export async function startChild(target: Target, opts: ChildOptions = {}): Promise<ServerChild> {
-  const flags = ['--import', LOADER, ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [])];
+  // The gateway may be asked for a full collection between cells (lib/pauses.ts); the baselines stay bare.
+  const flags = [
+    '--import', LOADER, ...(target === 'crm' ? ['--expose-gc'] : []), ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []),
+  ];
   const [command, ...args] = [...(opts.wrapper ?? []), process.execPath, ...flags, ENTRY];
   const child = spawn(command!, args, {
     env: { ...process.env, ...opts.env, BENCH_TARGET: target },

@@ -21,9 +21,13 @@ export interface ServerPauses {
 /** How often the loop's delay is sampled: often enough for a p99 over a few seconds, cheap enough not to show. */
 const RESOLUTION_MS = 5;
 
+/** V8's full collection, when the process was started with `--expose-gc` (lib/child.ts does for the gateway). */
+const fullGc = (globalThis as { gc?: () => void }).gc;
+
 /**
  * Records pauses in this process and serves them on a private port of 127.0.0.1: `POST /reset`
- * starts a run, `GET /` reads it. Only the bench's gateway process runs this (bench/server.ts).
+ * starts a run, `GET /` reads it, `POST /collect` runs a full garbage collection (501 without
+ * `--expose-gc`). Only the bench's gateway process runs this (bench/server.ts).
  */
 export async function servePauses(): Promise<{ url: string; close(): Promise<void> }> {
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -48,6 +52,15 @@ export async function servePauses(): Promise<{ url: string; close(): Promise<voi
     gc_count: gcCount,
   });
   const server: Server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/collect') {
+      if (!fullGc) {
+        res.writeHead(501).end('started without --expose-gc');
+        return;
+      }
+      fullGc();
+      res.writeHead(204).end();
+      return;
+    }
     if (req.method === 'POST' && req.url === '/reset') {
       loop.reset();
       since = performance.now();
@@ -73,12 +86,18 @@ export async function servePauses(): Promise<{ url: string; close(): Promise<voi
 
 /** The runner's side: resets a server's record before a measured run and reads it after. */
 export interface PauseProbe {
+  /** A full garbage collection in the server, done when this resolves. */
+  collect(): Promise<void>;
   reset(): Promise<void>;
   read(): Promise<ServerPauses>;
 }
 
 export function pauseProbe(url: string): PauseProbe {
   return {
+    collect: async () => {
+      const res = await fetch(`${url}/collect`, { method: 'POST' });
+      if (res.status !== 204) throw new Error(`pause probe collect answered ${res.status}: ${await res.text()}`);
+    },
     reset: async () => {
       const res = await fetch(`${url}/reset`, { method: 'POST' });
       if (res.status !== 204) throw new Error(`pause probe reset answered ${res.status}`);

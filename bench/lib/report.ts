@@ -111,6 +111,7 @@ export function renderMarkdown(r: Results): string {
     '',
     `Method: autocannon closed loop on 127.0.0.1, ${s.connections} connections, ${s.seconds} s per cell after ${s.warmup_seconds} s warm-up; ` +
       `server and load generator in separate processes${s.pinned ? ', pinned to one CPU each' : ''}. ` +
+      (s.collected ? 'Each gateway cell begins with a full garbage collection in the server, so no cell pays for the garbage of those before it. ' : '') +
       `Ratios are calls/s over bare node:http measured in this run (mean of its measurements at start, middle and end). ` +
       `The gateway runs with its in-process rate limiter on every call (limit set out of reach). ` +
       `Latency is per call under that load; peak RSS is the server's, per cell (VmHWM reset before each).`,

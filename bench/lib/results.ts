@@ -43,6 +43,8 @@ export interface Settings {
   sizes: number[];
   tools_size: number;
   pinned: boolean;
+  /** Whether each gateway cell began with a full garbage collection in the server (absent in runs before it did). */
+  collected?: boolean;
   server_env: Record<string, string>;
 }
 
