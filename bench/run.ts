@@ -13,7 +13,7 @@ import { GATEWAY_ENV, startChild, type ServerChild, type Target } from './lib/ch
 import { ensureDataset, runCopy, type Dataset } from './lib/dataset.ts';
 import { hammer, type Figures, type LoadOptions } from './lib/measure.ts';
 import { parseOptions } from './lib/options.ts';
-import { cpuSeconds, machine, pin, settle } from './lib/proc.ts';
+import { cpuSeconds, machine, pin, rssMb, settle } from './lib/proc.ts';
 import { renderMarkdown } from './lib/report.ts';
 import type { Cell, Results } from './lib/results.ts';
 import { BASELINE_CALL, caseCall, checkAnswer, looksSuccessful, type HttpCall, type Style } from './lib/styles.ts';
@@ -31,8 +31,10 @@ const pinned = twoCores && pin(process.pid, 0);
 const load: LoadOptions = { connections: opts.connections, seconds: opts.seconds, warmupSeconds: opts.warmupSeconds };
 /** Seconds per cell of the warm-up pass after each gateway start. */
 const warmupPass = Math.max(0.3, opts.warmupSeconds / 2);
-/** Seconds of load between the settle after the warm-up pass and the first measured cell. */
-const RESUME_SECONDS = 4;
+/** Seconds of load between the settle after the warm-up pass and the first measured cell: at least the first, at most the second. */
+const RESUME_SECONDS = [4, 30] as const;
+/** Rounds of that load go on while the server's RSS falls by more than this share over one. */
+const RESUME_SHRINK = 0.02;
 const stamp = startedAt.toISOString().slice(0, 16).replace(':', '-');
 const profileDir = opts.cpuProf ? join(RESULTS, 'profiles', stamp) : undefined;
 
@@ -91,6 +93,29 @@ async function baselines(when: 'start' | 'middle' | 'end'): Promise<void> {
   }
 }
 
+/**
+ * Loads the server with the first cell's calls before that cell is measured, so it starts as
+ * every later cell does: under load, with a heap that has stopped shrinking. Coming back from the
+ * idle moment after the warm-up pass the server ran slower for seconds (the first cell's loop delay
+ * p99 twice the next cells', its CPU per call 10-20% higher, whatever its style), and with every
+ * tool in four styles in that pass its RSS then fell for about two quick cells (1,056 -> 838 -> 755
+ * MB) while the first took 5-10% more CPU a call than the ones after it.
+ */
+async function resume(server: ServerChild, next: () => HttpCall): Promise<void> {
+  await server.pauses?.collect();
+  const [least, most] = RESUME_SECONDS;
+  let rss = rssMb(server.pid);
+  await hammer(server.url, next, undefined, { ...load, seconds: least, warmupSeconds: 0 });
+  let loaded = least;
+  for (; loaded < most; loaded += 2) {
+    const now = rssMb(server.pid);
+    if (rss === null || now === null || now > rss * (1 - RESUME_SHRINK)) break;
+    rss = now;
+    await hammer(server.url, next, undefined, { ...load, seconds: 2, warmupSeconds: 0 });
+  }
+  if (loaded > least) log(`  loaded ${loaded} s before the first cell, until the server's RSS stopped falling (${rss?.toFixed(0)} MB)`);
+}
+
 /** Starts the gateway on a private copy of the dataset and runs the cases in the styles. */
 async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchCase[], styles: Style[]): Promise<void> {
   const dataDir = runCopy(dataset, DATA);
@@ -106,10 +131,7 @@ async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchC
     // Then the server's own start-up work (the graph cache's preload) ends before the first measured cell.
     const settled = await settle(server.pid);
     if (settled > 1) log(`  server settled after ${settled.toFixed(1)} s`);
-    // Load again for a few seconds before the first measured cell: coming back from that idle
-    // moment the server ran slower for seconds (the first cell's loop delay p99 twice the next
-    // cells', its CPU per call 10-20% higher, whatever its style), longer than a cell's own warm-up.
-    if (ordered[0] && styles[0]) await hammer(server.url, caller(ordered[0], styles[0]), undefined, { ...load, seconds: RESUME_SECONDS, warmupSeconds: 0 });
+    if (ordered[0] && styles[0]) await resume(server, caller(ordered[0], styles[0]));
     for (const c of ordered) {
       for (const style of styles) {
         results.cells.push(await measure(server, { phase, target: 'crm', tool: caseName(c), style, size: dataset.size }, caller(c, style), style));

@@ -8,8 +8,17 @@ import { cpus, totalmem } from 'node:os';
  * these answer null and the report says so.
  */
 export function peakRssMb(pid: number): number | null {
+  return statusMb(pid, 'VmHWM');
+}
+
+/** The resident set now (VmRSS), MB. */
+export function rssMb(pid: number): number | null {
+  return statusMb(pid, 'VmRSS');
+}
+
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : null;
   } catch {
     return null;
