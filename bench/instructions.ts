@@ -4,7 +4,7 @@
  * on a busy machine where calls/s and CPU per call drift by more than the change being judged.
  *
  *   npx tsx bench/instructions.ts [--tools records.get,objects.get] [--styles rest,mcp] [--size 100000]
- *                                 [--calls 1000] [--rounds 3] [--warmup 6000]
+ *                                 [--calls 1000] [--rounds 3] [--warmup 6000] [--keep]
  *
  * Each server (bare node:http, then the gateway on a private copy of the cached dataset) runs
  * under `valgrind --tool=callgrind --instr-atstart=no`, so start-up and warm-up run uninstrumented;
@@ -15,7 +15,10 @@
  * serves the calls; the others are V8's compiler and GC helpers, the checkpoint thread and libuv's
  * pool. Only user-space instructions are counted, so system calls (the socket, SQLite's file locks)
  * show only as the instructions around them. Needs valgrind (`callgrind_control` on the PATH), and
- * takes one to two minutes per cell; never part of `npm test` nor of `npm run bench`.
+ * takes one to two minutes per cell; never part of `npm test` nor of `npm run bench`. `--keep`
+ * leaves the dump files and prints where: `callgrind_annotate <file>` then names the native
+ * functions (V8's JSON writer, UTF-8 encoding, SQLite) that the instructions went to; JIT-compiled
+ * JavaScript shows as unnamed addresses.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,12 +38,12 @@ const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
 /** Start-up under valgrind is many times slower than the 180 s bench/lib/child.ts allows by default. */
 const READY_TIMEOUT_MS = 600_000;
 
-const USAGE = 'npx tsx bench/instructions.ts [--tools records.get] [--styles rest] [--size 100000] [--calls 1000] [--rounds 3] [--warmup 6000]';
+const USAGE = 'npx tsx bench/instructions.ts [--tools records.get] [--styles rest] [--size 100000] [--calls 1000] [--rounds 3] [--warmup 6000] [--keep]';
 const { values } = parseArgs({
   options: {
     tools: { type: 'string', default: 'records.get' }, styles: { type: 'string', default: 'rest' }, size: { type: 'string', default: '100000' },
     calls: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '3' }, warmup: { type: 'string', default: '6000' },
-    help: { type: 'boolean' },
+    keep: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 if (values.help) {
@@ -119,7 +122,8 @@ class CountedServer {
 
   async stop(): Promise<void> {
     await this.server.stop();
-    rmSync(this.outDir, { recursive: true, force: true });
+    if (values.keep) log(`  callgrind dumps kept in ${this.outDir} (one file per counted round and thread: out.<pid>.<round>-<thread>)`);
+    else rmSync(this.outDir, { recursive: true, force: true });
   }
 }
 
