@@ -135,3 +135,30 @@ export function utf8Bytes(text: string): Buffer {
   scratch.copy(bytes, 0, 0, size);
   return bytes;
 }
+
+/**
+ * The UTF-8 bytes of `head + JSON.stringify(json) + mid + json + tail`, where `json` is a JSON
+ * text (as JSON.stringify writes it: no lone surrogates). An MCP result carries the same JSON
+ * twice, once as a string (the text block) and once as a value (structuredContent). Escaping the
+ * text as a string with JSON.stringify, then encoding the whole answer, walked a two-byte text (a
+ * record with one en dash is one) three times at a dozen instructions a character; here it is
+ * encoded once, and its escaped copy is made from those bytes read as Latin-1: JSON.stringify of
+ * that one-byte string escapes the same ASCII characters (`"`, `\` and controls) and passes every
+ * byte of a multi-byte sequence (0x80 and up) through, so writing it back as Latin-1 gives the
+ * escaped text's UTF-8 bytes. Under callgrind, for a 6,400-character answer: 269k instructions
+ * against 439k.
+ */
+export function embeddedJsonBytes(head: string, json: string, mid: string, tail: string): Buffer {
+  const worst = 3 * json.length;
+  if (worst > SCRATCH_MAX) return Buffer.from(head + JSON.stringify(json) + mid + json + tail, 'utf8');
+  if (scratch.length < worst) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(worst, 2 * scratch.length)));
+  const n = scratch.write(json, 0, 'utf8');
+  const escaped = JSON.stringify(scratch.toString('latin1', 0, n));
+  const out = Buffer.allocUnsafe(Buffer.byteLength(head) + escaped.length + Buffer.byteLength(mid) + n + Buffer.byteLength(tail));
+  let at = out.write(head, 0, 'utf8');
+  at += out.write(escaped, at, 'latin1');
+  at += out.write(mid, at, 'utf8');
+  at += scratch.copy(out, at, 0, n);
+  out.write(tail, at, 'utf8');
+  return out;
+}

@@ -12,7 +12,7 @@ import {
   classifyInboundRequest, isJsonContentType, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY, ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { sendJson } from '../body.ts';
+import { embeddedJsonBytes, utf8Bytes } from '../body.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { callTool, MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO, type ToolCallOutcome } from './mcp-server.ts';
@@ -119,7 +119,7 @@ interface DirectRequest {
 /**
  * Runs the call and writes the answer as the SDK would: 200, Content-Type application/json, the
  * JSON-RPC response with its members in the SDK's order, a 2026-07-28 result stamped like the
- * SDK's encoder stamps it. A result the SDK might serialise differently (see plainMembers) is
+ * SDK's encoder stamps it. A result the SDK might serialise differently (see plainText) is
  * handed to `viaSdk` already settled, so no tool runs twice.
  */
 export async function serveDirect(
@@ -131,30 +131,34 @@ export async function serveDirect(
   try {
     outcome = await callTool(deps, principal, call, idempotencyKey, params.name, params.arguments);
   } catch (err) {
-    answer(ctx, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(rpcErrorOf(err))}}`);
+    answer(ctx, utf8Bytes(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(rpcErrorOf(err))}}`));
     return;
   }
-  const members = plainMembers(outcome);
-  if (members === undefined) return viaSdk(Promise.resolve(outcome));
-  answer(ctx, `{"result":{${members}${era === 'modern' ? MODERN_RESULT_TAIL : ''}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  const text = plainText(outcome);
+  if (text === undefined) return viaSdk(Promise.resolve(outcome));
+  const tail = `${outcome.result.isError ? ',"isError":true' : ''}${era === 'modern' ? MODERN_RESULT_TAIL : ''}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  answer(ctx, embeddedJsonBytes(RESULT_HEAD, text, RESULT_MID, tail));
 }
 
+/** A result's members as the SDK serialises them: content (one text block), structuredContent, then isError when set. */
+const RESULT_HEAD = '{"result":{"content":[{"type":"text","text":';
+const RESULT_MID = '}],"structuredContent":';
+
 /**
- * The result's members as the SDK serialises them after its result validation (content,
- * structuredContent, isError). callTool's text block is JSON.stringify(structuredContent), so
- * it is reused for structuredContent rather than serialised again. The SDK re-copies
- * structuredContent's own keys into a plain object before serialising; when that copy could
- * differ from the object itself (a non-object value, which the 2025 codec wraps; another
- * prototype; a `__proto__`, symbol or hidden key) undefined is returned.
+ * The text of the result's one text block, which the answer carries both as that block's string
+ * and, unparsed, as structuredContent: callTool's text block is JSON.stringify(structuredContent),
+ * so it is not serialised again. The SDK re-copies structuredContent's own keys into a plain
+ * object before serialising; when that copy could differ from the object itself (a non-object
+ * value, which the 2025 codec wraps; another prototype; a `__proto__`, symbol or hidden key)
+ * undefined is returned.
  */
-function plainMembers({ result }: ToolCallOutcome): string | undefined {
+function plainText({ result }: ToolCallOutcome): string | undefined {
   const sc = result.structuredContent as object | undefined;
   const [block, ...more] = result.content;
   if (sc === undefined || sc === null || typeof sc !== 'object' || Array.isArray(sc) || more.length > 0 || block?.type !== 'text') return undefined;
   const proto = Object.getPrototypeOf(sc) as unknown;
   if ((proto !== Object.prototype && proto !== null) || Object.hasOwn(sc, '__proto__') || Reflect.ownKeys(sc).length !== Object.keys(sc).length) return undefined;
-  const text = block.text;
-  return `"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${result.isError ? ',"isError":true' : ''}`;
+  return block.text;
 }
 
 /** The SDK's JSON-RPC error for a handler that threw (Protocol's request dispatch). */
@@ -165,8 +169,8 @@ function rpcErrorOf(err: unknown): Record<string, unknown> {
   return { code: code === -32002 ? ProtocolErrorCode.InvalidParams : code, message: e.message ?? 'Internal error', ...(e.data !== undefined && { data: e.data }) };
 }
 
-function answer(ctx: Context, json: string): void {
+function answer(ctx: Context, json: Buffer): void {
   ctx.status = 200;
   ctx.set('content-type', CONTENT_TYPE);
-  sendJson(ctx, json);
+  ctx.body = json;
 }

@@ -123,6 +123,17 @@ describe('the direct tools/call path answers exactly as the SDK does', () => {
     expect(a.call).toMatchObject({ tool: 'records.get', code: 'ok', status: 200 });
   });
 
+  it('answers a record whose text needs escaping and goes beyond Latin-1 with the same bytes', async () => {
+    // The direct path escapes the text block from the answer's UTF-8 bytes (embeddedJsonBytes).
+    const name = 'Say "hi" \\ C:\\temp – Zürich 東京 🚀\nline\ttab\u0001';
+    const created = await send(sdk, owner(), call(2, 'records.create', { object_type_slug: 'companies', data: { name, domain: 'escape.example' } }));
+    const id = (created.body as any).result.structuredContent.record_id as string;
+    const a = await same(owner(), call('id – "é" 🚀', 'records.get', { record_id: id }));
+    expect(a.servers).toBe(0);
+    expect((a.body as any).result.structuredContent.data.name).toBe(name);
+    expect(JSON.parse((a.body as any).result.content[0].text)).toEqual((a.body as any).result.structuredContent);
+  });
+
   it('answers a call with a string id and a 2025-06-18 MCP-Protocol-Version header directly', async () => {
     const a = await same(owner(), call('req-1', 'records.get', { record_id: recordId }), { 'MCP-Protocol-Version': '2025-06-18' });
     expect(a.servers).toBe(0);

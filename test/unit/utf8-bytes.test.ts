@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SCRATCH_FROM, utf8Bytes } from '../../gateway/body.ts';
+import { embeddedJsonBytes, SCRATCH_FROM, utf8Bytes } from '../../gateway/body.ts';
 
 /** A JSON-like text of about `length` UTF-16 units, repeating `unit`. */
 const textOf = (length: number, unit: string): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
@@ -43,5 +43,52 @@ describe('utf8Bytes', () => {
     expect(a.toString('utf8')).toBe(first);
     expect(a.buffer === b.buffer && a.byteOffset === b.byteOffset).toBe(false);
     expect(a.length).toBe(Buffer.byteLength(first));
+  });
+});
+
+describe('embeddedJsonBytes', () => {
+  /** What it stands for: the JSON text as a string, then as itself, between the given parts. */
+  const expected = (head: string, json: string, mid: string, tail: string): Buffer => Buffer.from(head + JSON.stringify(json) + mid + json + tail, 'utf8');
+  const HEAD = '{"result":{"content":[{"type":"text","text":';
+  const MID = '}],"structuredContent":';
+  const TAIL = '},"jsonrpc":"2.0","id":7}';
+
+  const values: Record<string, unknown> = {
+    'an empty object': {},
+    'quotes and backslashes': { name: 'say "hi" \\ there', path: 'C:\\temp\\"x"', '"key"': '\\' },
+    'escaped control characters and lone surrogates': { note: 'line\nbreak\ttab\u0001 bell\u0007', broken: 'a\ud800b\udfffc' },
+    'beyond latin-1 and astral text': { name: 'Acme – Renewal 🚀', city: 'Zürich', jp: '東京' },
+    'a large answer': { items: Array.from({ length: 3_000 }, (_, i) => ({ id: `rec_${i}`, name: `Deal "${i}" – \\ ${'é'.repeat(i % 7)}` })) },
+    'past the scratch bound': { blob: '"–'.repeat(800_000) },
+  };
+
+  for (const [kind, value] of Object.entries(values)) {
+    it(`gives the same bytes as serialising the string for ${kind}`, () => {
+      const json = JSON.stringify(value);
+      const bytes = embeddedJsonBytes(HEAD, json, MID, TAIL);
+      expect(bytes.equals(expected(HEAD, json, MID, TAIL))).toBe(true);
+      // Both copies read back as the value.
+      const parsed = JSON.parse(bytes.toString('utf8')) as { result: { content: Array<{ text: string }>; structuredContent: unknown } };
+      expect(parsed.result.content[0]!.text).toBe(json);
+      expect(parsed.result.structuredContent).toEqual(value);
+    });
+  }
+
+  it('takes parts beyond latin-1 around the text', () => {
+    const json = JSON.stringify({ a: '"b"' });
+    const tail = `},"jsonrpc":"2.0","id":${JSON.stringify('id – 🚀 \ud800')}}`;
+    expect(embeddedJsonBytes('{"é":', json, ',"–":', tail).equals(expected('{"é":', json, ',"–":', tail))).toBe(true);
+  });
+
+  it('escapes a raw control character as JSON.stringify does (a text JSON.stringify never writes)', () => {
+    for (const text of ['{"a":"x\ty\n\u0000"}', '{"a":"tab\there"}', '{"a":"\u001f"}']) expect(embeddedJsonBytes(HEAD, text, MID, TAIL).equals(expected(HEAD, text, MID, TAIL))).toBe(true);
+  });
+
+  it('hands out bytes of its own', () => {
+    const first = JSON.stringify({ name: 'first – '.repeat(2_000) });
+    const a = embeddedJsonBytes(HEAD, first, MID, TAIL);
+    const copy = Buffer.from(a);
+    embeddedJsonBytes(HEAD, JSON.stringify({ name: 'second — '.repeat(3_000) }), MID, TAIL);
+    expect(a.equals(copy)).toBe(true);
   });
 });
