@@ -1,6 +1,6 @@
 import { perConnection, type Connection } from './connection.ts';
 
-/** Records are versioned per block of 2^12 consecutive pks: migration 15's triggers write `pk >> 12`. */
+/** Records are versioned per block of 2^12 consecutive pks: `pk >> 12` (migration 15's triggers, records.ts's moveInsertVersions). */
 export const BLOCK_SHIFT = 12;
 
 /**
@@ -37,9 +37,10 @@ interface Kept {
 
 /**
  * Record aggregations kept per (object type, query) and per block of record pks, each block with
- * its write version (`record_block_versions`, moved by triggers on `records` in the writing
- * transaction, see migration 15). A read takes the versions of the object type's blocks and reads
- * again only the blocks whose version moved: any create, update, delete, restore or import of a
+ * its write version (`record_block_versions`, moved in the writing transaction: by triggers on
+ * `records` for updates and deletes, see migration 15, and by records.ts's insert path for
+ * inserts). A read takes the versions of the object type's blocks and reads again only the
+ * blocks whose version moved: any create, update, delete, restore or import of a
  * record, by this process or another, makes its block be read again, so answers stay exact and a
  * write costs the next read one block (4,096 pks) instead of every record of the type. When more
  * than half of the blocks moved, all are read in one statement. The caller reads versions

@@ -752,6 +752,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // (record-index.ts, catchUpSearch). One FTS5 segment per create was a fifth of its pages.
     sql: `CREATE TABLE search_pending (pk INTEGER PRIMARY KEY);`,
   },
+  {
+    version: 27,
+    name: 'record inserts move their write versions themselves',
+    // With foreign keys on, a statement that can write more than one row (a trigger makes it so)
+    // and can fail a constraint runs in a statement journal: every page the insert touched was
+    // copied there first, twice the cost of the row itself. So an insert into records moves
+    // record_versions and record_block_versions in the writer (records.ts, moveInsertVersions),
+    // once per batch; updates and deletes keep their triggers (migrations 10 and 15).
+    sql: `
+      DROP TRIGGER records_version_on_insert;
+      DROP TRIGGER records_block_version_on_insert;
+    `,
+  },
 ]);
 
 /**

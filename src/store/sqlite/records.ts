@@ -1,6 +1,7 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { StoredRecord } from '../../domain/types.ts';
 import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import { BLOCK_SHIFT } from './block-cache.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { graphCache, readSummaries, withGraphLogPaused } from './graph-cache.ts';
@@ -52,7 +53,8 @@ export function recordMethods(c: Connection) {
           if (!type) types.set(slug, (type = requireObjectType(c, workspaceId, slug)));
           return type;
         };
-        const written = inputs.map((input, index) => inBatch(index, () => insertRecord(c, workspaceId, typeOf(input.object_type_slug), input, at)));
+        const written = inputs.map((input, index) => inBatch(index, () => insertRecord(c, workspaceId, typeOf(input.object_type_slug), input, at, false)));
+        moveInsertVersions(c, written);
         const inBatchTypes = new Map(written.map((row) => [row.id, row.object_type_slug]));
         const stored = storedTargets(c, workspaceId);
         const target: TargetLookup = (id) => inBatchTypes.get(id) ?? stored(id);
@@ -157,27 +159,59 @@ export function recordMethods(c: Connection) {
 /** What the derived rows of a record need to know about it. */
 export type WrittenRecord = IndexTarget & RelationSource;
 
-/** Inserts the row of a new record (its id given or new); the caller writes its derived rows. */
-function insertRecord(c: Connection, workspaceId: string, type: ObjectTypeRow, input: NewRecord, at: string): WrittenRecord {
+/**
+ * Inserts the row of a new record (its id given or new); the caller writes its derived rows. With
+ * `versions` false the caller moves the write versions (moveInsertVersions) before anything reads.
+ */
+function insertRecord(c: Connection, workspaceId: string, type: ObjectTypeRow, input: NewRecord, at: string, versions = true): WrittenRecord {
   return insertRecordRow(c, type.pk, {
     id: idFor('record', input), workspace_id: workspaceId, object_type_slug: type.slug, data: input.data, assignee_id: input.assignee_id,
     created_by: input.created_by, created_at: at, updated_at: at, deleted_at: null,
-  });
+  }, versions);
 }
 
 const INSERT_RECORD = insertSql('records', 'id, workspace_id, object_type_pk, object_type_slug, data, assignee_id, created_by, created_at, updated_at, deleted_at');
 
-/** Inserts a record's row as given, as a record of the object type with this pk; the caller writes its derived rows. */
-export function insertRecordRow(c: Connection, objectTypePk: number, record: StoredRecord): WrittenRecord {
+/**
+ * Inserts a record's row as given, as a record of the object type with this pk, and moves the
+ * write versions (unless `versions` is false, see insertRecord); the caller writes its derived rows.
+ */
+export function insertRecordRow(c: Connection, objectTypePk: number, record: StoredRecord, versions = true): WrittenRecord {
   const { lastInsertRowid } = c.run(
     INSERT_RECORD,
     record.id, record.workspace_id, objectTypePk, record.object_type_slug, JSON.stringify(record.data), record.assignee_id,
     record.created_by, record.created_at, record.updated_at, record.deleted_at,
   );
-  return {
+  const written = {
     pk: Number(lastInsertRowid), id: record.id, workspace_id: record.workspace_id, object_type_pk: objectTypePk,
     object_type_slug: record.object_type_slug,
   };
+  if (versions) moveInsertVersions(c, [written]);
+  return written;
+}
+
+const MOVE_TYPE_VERSION = 'INSERT INTO record_versions (object_type_pk, version) VALUES (?, 1) ON CONFLICT (object_type_pk) DO UPDATE SET version = version + 1';
+const MOVE_BLOCK_VERSION = `INSERT INTO record_block_versions (object_type_pk, block, version) VALUES (?, ?, 1)
+  ON CONFLICT (object_type_pk, block) DO UPDATE SET version = version + 1`;
+
+/**
+ * Moves the write versions of the object types and pk blocks that inserted records joined
+ * (`record_versions` for cached totals, `record_block_versions` for cached aggregations), once
+ * each for a batch: a version only has to differ from any a reader kept, and nothing reads
+ * between a batch's inserts. Updates and deletes move them by trigger (migrations 10 and 15);
+ * inserts did too until migration 27: on a table with foreign keys an AFTER INSERT trigger makes
+ * every insert open a statement journal, which doubled the cost of a record's row.
+ */
+export function moveInsertVersions(c: Connection, written: ReadonlyArray<{ pk: number; object_type_pk: number }>): void {
+  const types = new Set<number>();
+  const blocks = new Map<string, [number, number]>();
+  for (const { pk, object_type_pk: type } of written) {
+    types.add(type);
+    const block = pk >> BLOCK_SHIFT;
+    blocks.set(`${type}:${block}`, [type, block]);
+  }
+  for (const type of types) c.run(MOVE_TYPE_VERSION, type);
+  for (const [type, block] of blocks.values()) c.run(MOVE_BLOCK_VERSION, type, block);
 }
 
 /**
