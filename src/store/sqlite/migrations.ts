@@ -756,10 +756,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     version: 27,
     name: 'record inserts move their write versions themselves',
     // With foreign keys on, a statement that can write more than one row (a trigger makes it so)
-    // and can fail a constraint runs in a statement journal: every page the insert touched was
-    // copied there first, twice the cost of the row itself. So an insert into records moves
-    // record_versions and record_block_versions in the writer (records.ts, moveInsertVersions),
-    // once per batch; updates and deletes keep their triggers (migrations 10 and 15).
+    // and can fail a constraint runs in a statement journal: every page the insert touched is
+    // copied there first, half as much again as the row itself cost. So the writer moves
+    // record_versions and record_block_versions for the records it inserts (records.ts,
+    // moveInsertVersions; once per batch for createRecords); updates and deletes keep their
+    // triggers (migrations 10 and 15).
     sql: `
       DROP TRIGGER records_version_on_insert;
       DROP TRIGGER records_block_version_on_insert;
