@@ -39,6 +39,25 @@ describe('sqlite derived rows', () => {
     expect(await counts(record.id)).toEqual({ values: 5, text: 1, claims: 1 });
   });
 
+  it('writes a bulk batch the same value rows as its records written one by one, many rows a statement', async () => {
+    // 41 companies of 5 or 6 value rows (225 in all): three statements of 64 rows, then 33 one at a time.
+    const data = (i: number) => ({ name: `Co ${i}`, domain: `co${i}.example`, employee_count: i * 1.5, tags: ['x', `t${i % 3}`], description: i % 2 ? 'odd' : '' });
+    const input = (i: number) => ({ object_type_slug: 'companies', data: data(i), uniques: [], refs: [], created_by: null, assignee_id: null });
+    const other = await t.workspace();
+    const single: string[] = [];
+    for (let i = 0; i < 41; i++) single.push((await t.store.createRecord(other.id, input(i))).id);
+    await t.store.createRecords(ws.id, Array.from({ length: 41 }, (_, i) => input(i)));
+    const bulk = (t.raw().prepare('SELECT id FROM records WHERE workspace_id = ? ORDER BY pk').all(ws.id) as Array<{ id: string }>).map((r) => r.id);
+    const valuesOf = (id: string) => t.raw().prepare(
+      'SELECT v.field, v.v_text, v.v_num FROM record_values v JOIN records r ON r.pk = v.record_pk WHERE r.id = ? ORDER BY v.field, v.v_text, v.v_num',
+    ).all(id);
+    expect(bulk).toHaveLength(41);
+    for (let i = 0; i < 41; i++) {
+      expect(valuesOf(bulk[i]!), `record ${i}`).toEqual(valuesOf(single[i]!));
+      expect(valuesOf(bulk[i]!)).toHaveLength(i % 2 ? 6 : 5);
+    }
+  });
+
   it('drops the derived rows of a deleted record and rebuilds them on restore', async () => {
     const record = await t.store.createRecord(ws.id, {
       object_type_slug: 'companies', data: { name: 'Acme', domain: 'acme.example' },
