@@ -7,6 +7,7 @@ import type { GraphView } from '../../domain/graph/view.ts';
 import type { RecordSummary, RelatedRecord } from '../../domain/store/port.ts';
 import type { ObjectType, Relation } from '../../domain/types.ts';
 import { perConnection, type Connection } from './connection.ts';
+import { pausedGraphLogs } from './graph-log.ts';
 import { translateError } from './errors.ts';
 import { cachedObjectType } from './object-types.ts';
 import { relationsOf } from './relations.ts';
@@ -320,7 +321,8 @@ class WorkspaceGraph {
  * change log; with it the display summaries answers name records by (`recordSummaries`) and each
  * asked-for record's relations in the order `getRelations` answers them.
  *
- * Exactness: triggers (migration 16) append to `graph_changes`, in the writing transaction, the
+ * Exactness: triggers (migration 16) and, for an inserted edge, its writer (graph-log.ts, since
+ * migration 28) append to `graph_changes`, in the writing transaction, the
  * record ids whose edges or walk facts a write changed: both ends of a relation inserted, deleted
  * or updated, a record deleted, restored, retyped or purged, a contact's classification saved or
  * removed. Before every read the cache applies the entries it has not seen (by `seq`), dropping
@@ -885,16 +887,24 @@ const WHOLE_WORKSPACE = '*';
 /**
  * Runs a bulk write of a workspace's relations (or classifications) with one log entry for the
  * whole workspace instead of one per row (migration 16). Only inside the writing transaction: the
- * pause mark is never committed, so other connections' writes are always logged.
+ * pause mark is never committed, so other connections' writes are always logged. The mark is a
+ * row of `graph_changes_paused` for the classification triggers and an entry of pausedGraphLogs
+ * for the edge inserts (graph-log.ts), which have no trigger since migration 28.
  */
 export function withGraphLogPaused<T>(c: Connection, workspaceId: string, write: () => T): T {
   if (!c.db.inTransaction) throw new Error('withGraphLogPaused runs inside a transaction');
   const paused = c.run('INSERT OR IGNORE INTO graph_changes_paused (workspace_id) VALUES (?)', workspaceId).changes === 1;
-  const result = write();
-  if (paused) {
-    c.run('DELETE FROM graph_changes_paused WHERE workspace_id = ?', workspaceId);
-    c.run('INSERT INTO graph_changes (workspace_id, a, b) VALUES (?, ?, NULL)', workspaceId, WHOLE_WORKSPACE);
+  if (!paused) return write();
+  const marks = pausedGraphLogs(c);
+  marks.add(workspaceId);
+  let result: T;
+  try {
+    result = write();
+  } finally {
+    marks.delete(workspaceId);
   }
+  c.run('DELETE FROM graph_changes_paused WHERE workspace_id = ?', workspaceId);
+  c.run('INSERT INTO graph_changes (workspace_id, a, b) VALUES (?, ?, NULL)', workspaceId, WHOLE_WORKSPACE);
   return result;
 }
 

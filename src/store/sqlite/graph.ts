@@ -6,6 +6,7 @@ import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { NewLink } from '../../domain/store/port-graph.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { graphCache, liveGraphRecords, withGraphLogPaused } from './graph-cache.ts';
+import { logInsertedEdge } from './graph-log.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
 
@@ -33,6 +34,7 @@ export function insertLinkRow(c: Connection, link: Link, fromObject: string, toO
     link.workspace_id, link.type, 'link', link.from_id, fromObject, link.to_id, toObject, link.created_at, link.id,
     JSON.stringify(link.properties), link.created_by,
   );
+  logInsertedEdge(c, link.workspace_id, link.from_id, link.to_id);
 }
 
 /** Writes a classification row, replacing the contact's previous one (save and load alike). */
@@ -110,6 +112,7 @@ export function graphMethods(c: Connection) {
         return withGraphLogPaused(c, workspaceId, () => {
           let written = 0;
           for (const input of rows) {
+            // The log is paused: the whole workspace is logged once at the end (no logInsertedEdge per row).
             written += insert.run(
               workspaceId, input.type, input.from_id, ends.get(input.from_id)!, input.to_id, ends.get(input.to_id)!, at, idFor('relation', input),
               JSON.stringify(input.properties), input.created_by,

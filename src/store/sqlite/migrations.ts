@@ -766,6 +766,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       DROP TRIGGER records_block_version_on_insert;
     `,
   },
+  {
+    version: 28,
+    name: 'edge inserts log their graph change themselves',
+    // For the reason of migration 27: the writer logs an inserted edge (graph-log.ts,
+    // logInsertedEdge) unless a bulk write paused the log; updates and deletes keep their triggers.
+    sql: `DROP TRIGGER relations_graph_change_on_insert;`,
+  },
 ]);
 
 /**

@@ -2,6 +2,7 @@ import { CrmError } from '../../domain/errors.ts';
 import type { Relation } from '../../domain/types.ts';
 import type { FieldRef } from '../../domain/store/port.ts';
 import { insertSql, type Connection } from './connection.ts';
+import { logInsertedEdge } from './graph-log.ts';
 import { RELATION_COLUMNS } from './rows.ts';
 
 export interface RelationSource {
@@ -63,12 +64,13 @@ function insertFieldRelation(c: Connection, from: RelationSource, ref: FieldRef,
 
 const INSERT_RELATION = insertSql('relations', `workspace_id, ${RELATION_COLUMNS}`);
 
-/** Writes an edge as given (field edges and load alike). */
+/** Writes an edge as given (field edges and load alike) and logs it for the graph caches. */
 export function insertRelationRow(c: Connection, rel: Relation & { workspace_id: string }): void {
   c.run(
     INSERT_RELATION,
     rel.workspace_id, rel.type, rel.source, rel.from_id, rel.from_object, rel.to_id, rel.to_object, rel.created_at,
   );
+  logInsertedEdge(c, rel.workspace_id, rel.from_id, rel.to_id);
 }
 
 /** An edge as `relationsOf` reads it: the columns of RELATION_COLUMNS, in that order. */
