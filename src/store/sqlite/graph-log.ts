@@ -10,9 +10,10 @@ export const pausedGraphLogs = perConnection(() => new Set<string>());
 /**
  * Logs an inserted edge in `graph_changes`, so that every connection's graph cache reads both ends
  * again, unless a bulk write of its workspace paused the log (it logs the whole workspace once).
- * Edges are inserted by relations.ts and graph.ts only, and each insert calls this. Until migration
- * 28 a trigger on `relations` did it; on a table with foreign keys an AFTER INSERT trigger makes
- * every insert run in a statement journal (docs/decisions.md, "Edge inserts without triggers").
+ * Edges are inserted by relations.ts and graph.ts only, and every insert calls this but
+ * createLinks', which always runs paused. Until migration 28 a trigger on `relations` did it; on a
+ * table with foreign keys an AFTER INSERT trigger makes every insert run in a statement journal
+ * (docs/decisions.md, "Edge inserts without triggers").
  */
 export function logInsertedEdge(c: Connection, workspaceId: string, fromId: string, toId: string): void {
   if (pausedGraphLogs(c).has(workspaceId)) return;
