@@ -119,6 +119,12 @@ export const SCRATCH_FROM = 2 * 1024;
 const SCRATCH_MAX = 4 * 1024 * 1024;
 let scratch = Buffer.allocUnsafeSlow(0);
 
+/** The scratch buffer, grown first when it holds fewer than `bytes` (at most SCRATCH_MAX). */
+function scratchOf(bytes: number): Buffer {
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(bytes, 2 * scratch.length)));
+  return scratch;
+}
+
 /**
  * The UTF-8 bytes of a text. Buffer.from measures a large text's UTF-8 length in one pass and
  * encodes it in a second; this encodes once into a reused scratch buffer big enough for any text of
@@ -129,10 +135,10 @@ let scratch = Buffer.allocUnsafeSlow(0);
 export function utf8Bytes(text: string): Buffer {
   const worst = 3 * text.length;
   if (text.length < SCRATCH_FROM || worst > SCRATCH_MAX) return Buffer.from(text, 'utf8');
-  if (scratch.length < worst) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(worst, 2 * scratch.length)));
-  const size = scratch.write(text, 0, 'utf8');
+  const buffer = scratchOf(worst);
+  const size = buffer.write(text, 0, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
-  scratch.copy(bytes, 0, 0, size);
+  buffer.copy(bytes, 0, 0, size);
   return bytes;
 }
 
@@ -151,14 +157,14 @@ export function utf8Bytes(text: string): Buffer {
 export function embeddedJsonBytes(head: string, json: string, mid: string, tail: string): Buffer {
   const worst = 3 * json.length;
   if (worst > SCRATCH_MAX) return Buffer.from(head + JSON.stringify(json) + mid + json + tail, 'utf8');
-  if (scratch.length < worst) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(worst, 2 * scratch.length)));
-  const n = scratch.write(json, 0, 'utf8');
-  const escaped = JSON.stringify(scratch.toString('latin1', 0, n));
+  const buffer = scratchOf(worst);
+  const n = buffer.write(json, 0, 'utf8');
+  const escaped = JSON.stringify(buffer.toString('latin1', 0, n));
   const out = Buffer.allocUnsafe(Buffer.byteLength(head) + escaped.length + Buffer.byteLength(mid) + n + Buffer.byteLength(tail));
   let at = out.write(head, 0, 'utf8');
   at += out.write(escaped, at, 'latin1');
   at += out.write(mid, at, 'utf8');
-  at += scratch.copy(out, at, 0, n);
+  at += buffer.copy(out, at, 0, n);
   out.write(tail, at, 'utf8');
   return out;
 }
