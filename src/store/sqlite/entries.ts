@@ -48,14 +48,29 @@ function checkBatch(c: Connection, workspaceId: string, listPk: number, entries:
   });
 }
 
-/** Writes an entry as given, in the list with this pk, with its value rows (add and load alike). */
-export function insertEntryRow(c: Connection, listPk: number, entry: ListEntry): void {
+const INSERT_ENTRY = insertSql('list_entries', 'id, workspace_id, list_pk, list_id, record_id, data, created_by, created_at, updated_at');
+const MOVE_LIST_VERSION = 'INSERT INTO list_versions (list_pk, version) VALUES (?, 1) ON CONFLICT (list_pk) DO UPDATE SET version = version + 1';
+
+/**
+ * Writes an entry as given, in the list with this pk, with its value rows (add and load alike),
+ * and moves the list's write version (`list_versions`, which keys its cached entry totals) unless
+ * `version` is false: then the caller moves it once for its batch (moveListVersion) before
+ * anything reads. Updates and deletes of entries move it by trigger; inserts do not, since a
+ * trigger puts every insert in a statement journal (migration 29).
+ */
+export function insertEntryRow(c: Connection, listPk: number, entry: ListEntry, version = true): void {
   const { lastInsertRowid } = c.run(
-    insertSql('list_entries', 'id, workspace_id, list_pk, list_id, record_id, data, created_by, created_at, updated_at'),
+    INSERT_ENTRY,
     entry.id, entry.workspace_id, listPk, entry.list_id, entry.record_id, JSON.stringify(entry.data), entry.created_by,
     entry.created_at, entry.updated_at,
   );
   indexValues(c, ENTRIES, Number(lastInsertRowid), listPk, entry.data);
+  if (version) moveListVersion(c, listPk);
+}
+
+/** Moves the write version of the list with this pk: a reader's cached totals of it no longer match. */
+function moveListVersion(c: Connection, listPk: number): void {
+  c.run(MOVE_LIST_VERSION, listPk);
 }
 
 /** Synchronous list entry methods of the Store; entry data has its own value index (items.ts ENTRIES). */
@@ -74,12 +89,14 @@ export function entryMethods(c: Connection) {
         const list = requireList(c, workspaceId, listId);
         checkBatch(c, workspaceId, list.pk, entries);
         const at = now();
+        // One version move for the whole batch, before the entries are read back.
+        if (entries.length > 0) moveListVersion(c, list.pk);
         return entries.map((entry) => {
           const id = idFor('entry', entry);
           insertEntryRow(c, list.pk, {
             id, workspace_id: workspaceId, list_id: list.id, record_id: entry.record_id, data: entry.data, created_by: createdBy,
             created_at: at, updated_at: at,
-          });
+          }, false);
           return toEntry(find(workspaceId, id)!);
         });
       });

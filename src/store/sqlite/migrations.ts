@@ -773,6 +773,14 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // logInsertedEdge) unless a bulk write paused the log; updates and deletes keep their triggers.
     sql: `DROP TRIGGER relations_graph_change_on_insert;`,
   },
+  {
+    version: 29,
+    name: 'entry inserts move their list version themselves',
+    // For the reason of migration 27: the writer moves list_versions for the entries it inserts
+    // (entries.ts, insertEntryRow; once per batch for addListEntries); updates and deletes keep
+    // their triggers (migration 17).
+    sql: `DROP TRIGGER list_entries_version_on_insert;`,
+  },
 ]);
 
 /**
