@@ -4,15 +4,18 @@ import { RECORD_COLUMNS } from './rows.ts';
 /**
  * A kind of item that filters and sorts work on: records (partitioned by object type) and list
  * entries (partitioned by list). Each has an items table with an integer `pk`, always aliased `r`
- * in queries, and a value index shaped like record_values (one row per scalar: v_text or v_num),
- * so one filter compiler and one pager serve both. Table and column names come from here, never
+ * in queries, and a value table shaped like record_values (one row per scalar: v_text or v_num,
+ * keyed by item, field and the scalar's place among the field's values), so one filter compiler and one pager serve both. Table and column names come from here, never
  * from callers.
  */
 export interface ItemSpace {
   table: string;
   /** SELECT list on `r`. */
   columns: string;
-  /** The value index table (alias `v`, `sv` or `m`) and its column holding the item pk. */
+  /**
+   * The value table (alias `v`, `sv` or `m`), keyed by (item, field, seq), and its column holding
+   * the item pk.
+   */
   values: string;
   itemKey: string;
   /** The partition column, on both tables: an item is filtered within one scope. */
@@ -38,7 +41,7 @@ export interface ItemSpace {
   systemIndexes: { readonly [F in SystemField]: string };
   /** Indexes of the value table in (scope, field, value, item) order. */
   valueIndexes: { readonly text: string; readonly num: string };
-  /** `INSERT` of one value row: item pk, scope pk, field, v_text, v_num. */
+  /** `INSERT` of one value row: item pk, scope pk, field, seq, v_text, v_num. */
   insertValue: string;
 }
 
@@ -46,7 +49,7 @@ function itemSpace(space: Omit<ItemSpace, 'insertValue' | 'versionParams'>): Ite
   return Object.freeze({
     ...space,
     versionParams: space.versionSql.split('?').length - 1,
-    insertValue: `INSERT INTO ${space.values} (${space.itemKey}, ${space.scope}, field, v_text, v_num) VALUES (?, ?, ?, ?, ?)`,
+    insertValue: `INSERT INTO ${space.values} (${space.itemKey}, ${space.scope}, field, seq, v_text, v_num) VALUES (?, ?, ?, ?, ?, ?)`,
   });
 }
 

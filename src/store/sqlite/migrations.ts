@@ -781,6 +781,63 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // their triggers (migration 17).
     sql: `DROP TRIGGER list_entries_version_on_insert;`,
   },
+  {
+    version: 30,
+    name: 'value rows clustered by their item',
+    // A value row went into three b-trees: the rowid table, the per-item index (`_by_record`,
+    // `_by_entry`) and a value index. Keyed by (item, field, seq) WITHOUT ROWID, the table is
+    // the per-item index itself: an item's values are still read together by a key prefix, in
+    // a third less space. `seq` numbers the values of one field of one item (array elements)
+    // from 0; SQLite stores a 0 in no bytes. The item key is checked at COMMIT (DEFERRABLE
+    // INITIALLY DEFERRED): a statement writing many value rows that could fail an immediate
+    // foreign key runs in a statement journal, which copied every page it touched first, a
+    // fifth of what the rows cost (record-index.ts, writeValueRows).
+    sql: `
+      CREATE TABLE record_values_clustered (
+        record_pk INTEGER NOT NULL REFERENCES records(pk) DEFERRABLE INITIALLY DEFERRED,
+        field TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        object_type_pk INTEGER NOT NULL,
+        v_text TEXT,
+        v_num REAL,
+        PRIMARY KEY (record_pk, field, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO record_values_clustered (record_pk, field, seq, object_type_pk, v_text, v_num)
+        SELECT record_pk, field, row_number() OVER (PARTITION BY record_pk, field ORDER BY rowid) - 1, object_type_pk, v_text, v_num
+        FROM record_values ORDER BY record_pk, field, rowid;
+      DROP TABLE record_values;
+      ALTER TABLE record_values_clustered RENAME TO record_values;
+      CREATE INDEX record_values_by_text ON record_values(object_type_pk, field, v_text, record_pk) WHERE v_text IS NOT NULL;
+      CREATE INDEX record_values_by_num ON record_values(object_type_pk, field, v_num, record_pk) WHERE v_num IS NOT NULL;
+
+      CREATE TABLE entry_values_clustered (
+        entry_pk INTEGER NOT NULL REFERENCES list_entries(pk) DEFERRABLE INITIALLY DEFERRED,
+        field TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        list_pk INTEGER NOT NULL,
+        v_text TEXT,
+        v_num REAL,
+        PRIMARY KEY (entry_pk, field, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO entry_values_clustered (entry_pk, field, seq, list_pk, v_text, v_num)
+        SELECT entry_pk, field, row_number() OVER (PARTITION BY entry_pk, field ORDER BY rowid) - 1, list_pk, v_text, v_num
+        FROM entry_values ORDER BY entry_pk, field, rowid;
+      DROP TABLE entry_values;
+      ALTER TABLE entry_values_clustered RENAME TO entry_values;
+      CREATE INDEX entry_values_by_text ON entry_values(list_pk, field, v_text, entry_pk);
+      CREATE INDEX entry_values_by_num ON entry_values(list_pk, field, v_num, entry_pk);
+
+      DELETE FROM sqlite_stat1 WHERE tbl IN ('record_values', 'entry_values');
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('record_values', 'record_values', '5000000 5 1 1'),
+        ('record_values', 'record_values_by_text', '5000000 500000 50000 10 1'),
+        ('record_values', 'record_values_by_num', '5000000 500000 50000 10 1'),
+        ('entry_values', 'entry_values', '300000 3 1 1'),
+        ('entry_values', 'entry_values_by_text', '300000 30000 10000 10 1'),
+        ('entry_values', 'entry_values_by_num', '300000 30000 10000 10 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**

@@ -59,7 +59,8 @@ export interface IndexItem {
 /** Writes the value rows of an item's data (records and entries alike, see items.ts). */
 export function indexValues(c: Connection, space: ItemSpace, itemPk: number, scopePk: number, data: RecordData): void {
   for (const [field, value] of Object.entries(data)) {
-    for (const { text, num } of indexedValues(value)) c.run(space.insertValue, itemPk, scopePk, field, text, num);
+    const values = indexedValues(value);
+    for (let seq = 0; seq < values.length; seq++) c.run(space.insertValue, itemPk, scopePk, field, seq, values[seq]!.text, values[seq]!.num);
   }
 }
 
@@ -73,15 +74,16 @@ export function indexRecord(c: Connection, record: IndexTarget, data: RecordData
   oweSearchRows(c, record.pk);
 }
 
-/** A record_values row: record pk, object type pk, field, v_text, v_num. */
-type ValueRow = [number, number, string, string | null, number | null];
+/** A record_values row: record pk, object type pk, field, seq, v_text, v_num. */
+type ValueRow = [number, number, string, number, string | null, number | null];
+const VALUE_COLUMNS = 6;
 
 /** Orders value rows as the value indexes hold them: (object type, field, text or number). */
 function byIndexOrder(a: ValueRow, b: ValueRow): number {
   if (a[1] !== b[1]) return a[1] - b[1];
   if (a[2] !== b[2]) return a[2] < b[2] ? -1 : 1;
-  if (a[3] !== b[3]) return a[3] === null ? -1 : b[3] === null ? 1 : a[3] < b[3] ? -1 : 1;
-  return (a[4] ?? 0) - (b[4] ?? 0);
+  if (a[4] !== b[4]) return a[4] === null ? -1 : b[4] === null ? 1 : a[4] < b[4] ? -1 : 1;
+  return (a[5] ?? 0) - (b[5] ?? 0);
 }
 
 /**
@@ -99,7 +101,8 @@ function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
   const rows: ValueRow[] = [];
   for (const { record, data } of records) {
     for (const [field, value] of Object.entries(data)) {
-      for (const { text, num } of indexedValues(value)) rows.push([record.pk, record.object_type_pk, field, text, num]);
+      const values = indexedValues(value);
+      for (let seq = 0; seq < values.length; seq++) rows.push([record.pk, record.object_type_pk, field, seq, values[seq]!.text, values[seq]!.num]);
     }
   }
   if (rows.length > 1) rows.sort(byIndexOrder);
@@ -107,11 +110,11 @@ function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
   let at = 0;
   if (rows.length >= ROWS_PER_INSERT) {
     const many = c.stmt(INSERT_MANY_VALUES);
-    const params: Array<string | number | null> = new Array(5 * ROWS_PER_INSERT);
+    const params: Array<string | number | null> = new Array(VALUE_COLUMNS * ROWS_PER_INSERT);
     for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
       for (let i = 0; i < ROWS_PER_INSERT; i++) {
         const row = rows[at + i]!;
-        for (let j = 0; j < 5; j++) params[5 * i + j] = row[j] ?? null;
+        for (let j = 0; j < VALUE_COLUMNS; j++) params[VALUE_COLUMNS * i + j] = row[j] ?? null;
       }
       many.run(...params);
     }
@@ -122,10 +125,15 @@ function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
 
 /**
  * Value rows a bulk write inserts per statement: one bind and one step for 64 rows instead of
- * one each (docs/decisions.md, "Value rows 64 a statement").
+ * one each (docs/decisions.md, "Value rows 64 a statement"). `OR FAIL`, since a statement that
+ * writes many rows and could fail with ABORT (the default) must be able to undo its own rows, so
+ * SQLite runs it in a statement journal that first copies every page it touches; with FAIL, and
+ * the item key checked at COMMIT (migration 30), none can. No row here can fail a constraint (the
+ * batch's items were just written, each (item, field, seq) is numbered once), and if one did, FAIL
+ * keeps only this statement's earlier rows, which the error then rolls back with the transaction.
  */
 const ROWS_PER_INSERT = 64;
-const INSERT_MANY_VALUES = `${RECORDS.insertValue}${', (?, ?, ?, ?, ?)'.repeat(ROWS_PER_INSERT - 1)}`;
+const INSERT_MANY_VALUES = `${RECORDS.insertValue.replace(/^INSERT /, 'INSERT OR FAIL ')}${`, (${Array(VALUE_COLUMNS).fill('?').join(', ')})`.repeat(ROWS_PER_INSERT - 1)}`;
 
 /** The search rows of live records that have none: their text, its `search_docs` row and its terms. */
 function writeSearchRows(c: Connection, records: readonly IndexItem[]): void {

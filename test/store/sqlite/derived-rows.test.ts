@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Workspace } from '../../../src/domain/types.ts';
+import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 /**
@@ -56,6 +57,28 @@ describe('sqlite derived rows', () => {
       expect(valuesOf(bulk[i]!), `record ${i}`).toEqual(valuesOf(single[i]!));
       expect(valuesOf(bulk[i]!)).toHaveLength(i % 2 ? 6 : 5);
     }
+  });
+
+  // A statement that writes many rows and can end in ABORT (an immediate foreign key, a NOT NULL
+  // or key conflict without OR FAIL) runs in a statement journal, which copies every page it
+  // touches before changing it: a fifth of what the value rows cost.
+  it('writes many value rows a statement with nothing in it that could abort the statement', async () => {
+    const prepared = vi.spyOn(Connection.prototype, 'stmt');
+    let texts: string[];
+    try {
+      const input = (i: number) => ({ object_type_slug: 'companies', data: { name: `Co ${i}`, employee_count: i, tags: ['x', 'y'] }, uniques: [], refs: [], created_by: null, assignee_id: null });
+      await t.store.createRecords(ws.id, Array.from({ length: 40 }, (_, i) => input(i)));
+    } finally {
+      texts = prepared.mock.calls.map(([sql]) => sql);
+      prepared.mockRestore();
+    }
+    const many = [...new Set(texts)].filter((sql) => /INTO record_values .*\), \(/s.test(sql));
+    expect(many).toHaveLength(1);
+    const program = t.raw().prepare(`EXPLAIN ${many[0]}`).all(...Array(many[0]!.split('?').length - 1).fill(1)) as Array<{ opcode: string; p1: number; p2: number }>;
+    expect(program.filter((op) => op.opcode === 'IdxInsert').length).toBeGreaterThan(0);
+    // OE_Abort is 2; an FkCounter with p1 0 counts an immediate foreign key.
+    const aborting = program.filter((op) => (/^Halt/.test(op.opcode) && op.p2 === 2) || (op.opcode === 'FkCounter' && op.p1 === 0));
+    expect(aborting).toEqual([]);
   });
 
   it('drops the derived rows of a deleted record and rebuilds them on restore', async () => {
