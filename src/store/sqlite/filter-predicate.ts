@@ -5,7 +5,7 @@ import { NEGATED, positiveTest, type SqlFragment } from './value-tests.ts';
 
 /**
  * A filter as a test of one item `r`, for pages read by walking a sort index: each visited item
- * is tested with a few lookups in the value index by item (`<values>_by_<item>`), so a page costs
+ * is tested with a few lookups in the value table by its key (item, field, seq), so a page costs
  * in proportion to the items walked, where the set form (filter-sql.ts) first materialises every
  * match. The two forms match the same items; the set form stays the one for counting.
  *
