@@ -5,8 +5,8 @@ import { RECORD_COLUMNS } from './rows.ts';
  * A kind of item that filters and sorts work on: records (partitioned by object type) and list
  * entries (partitioned by list). Each has an items table with an integer `pk`, always aliased `r`
  * in queries, and a value table shaped like record_values (one row per scalar: v_text or v_num,
- * keyed by item, field and the scalar's place among the field's values), so one filter compiler and one pager serve both. Table and column names come from here, never
- * from callers.
+ * keyed by item, field and the scalar's place among the field's values), so one filter compiler
+ * and one pager serve both. Table and column names come from here, never from callers.
  */
 export interface ItemSpace {
   table: string;

@@ -790,8 +790,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // a third less space. `seq` numbers the values of one field of one item (array elements)
     // from 0; SQLite stores a 0 in no bytes. The item key is checked at COMMIT (DEFERRABLE
     // INITIALLY DEFERRED): a statement writing many value rows that could fail an immediate
-    // foreign key runs in a statement journal, which copied every page it touched first, a
-    // fifth of what the rows cost (record-index.ts, writeValueRows).
+    // foreign key runs in a statement journal, which copied every page it touched first: a
+    // seventh to a fifth of what those statements cost (record-index.ts, writeValueRows).
     sql: `
       CREATE TABLE record_values_clustered (
         record_pk INTEGER NOT NULL REFERENCES records(pk) DEFERRABLE INITIALLY DEFERRED,

@@ -61,7 +61,7 @@ describe('sqlite derived rows', () => {
 
   // A statement that writes many rows and can end in ABORT (an immediate foreign key, a NOT NULL
   // or key conflict without OR FAIL) runs in a statement journal, which copies every page it
-  // touches before changing it: a fifth of what the value rows cost.
+  // touches before changing it: a seventh to a fifth of what the value statements cost.
   it('writes many value rows a statement with nothing in it that could abort the statement', async () => {
     const prepared = vi.spyOn(Connection.prototype, 'stmt');
     let texts: string[];
