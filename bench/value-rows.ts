@@ -1,7 +1,7 @@
 /**
  * Times the value rows of a bulk write alone, as `createRecords` writes them (64 rows a statement,
- * sorted in value-index order, 5,000 records a transaction, six values a record), in four layouts
- * of the value table side by side, each on its own fresh file, round after round in turn:
+ * sorted by record-index.ts's byIndexOrder, 5,000 records a transaction, six values a record), in
+ * four layouts of the value table side by side, each on its own fresh file, round after round:
  *
  *   npx tsx bench/value-rows.ts [records=100000] [rounds=3]
  *
@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { byIndexOrder, type ValueRow } from '../src/store/sqlite/record-index.ts';
 
 interface Layout {
   name: string;
@@ -35,8 +36,6 @@ const LAYOUTS: readonly Layout[] = [
 const FIELDS = ['name', 'stage', 'amount', 'email', 'city', 'owner'] as const;
 const PER_STATEMENT = 64;
 const PER_TRANSACTION = 5_000;
-
-type Row = [recordPk: number, typePk: number, field: string, seq: number, text: string | null, num: number | null];
 
 function schema(layout: Layout): string {
   const key = `REFERENCES records(pk)${layout.atCommit ? ' DEFERRABLE INITIALLY DEFERRED' : ''}`;
@@ -58,12 +57,6 @@ function random(seed: number): () => number {
   return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
-function byIndexOrder(a: Row, b: Row): number {
-  if (a[2] !== b[2]) return a[2] < b[2] ? -1 : 1;
-  if (a[4] !== b[4]) return a[4] === null ? -1 : b[4] === null ? 1 : a[4] < b[4] ? -1 : 1;
-  return (a[5] ?? 0) - (b[5] ?? 0);
-}
-
 function run(layout: Layout, records: number, seed: number): { ms: number; pages: number } {
   const dir = mkdtempSync(join(tmpdir(), 'crm-value-rows-'));
   const db = new Database(join(dir, 'values.sqlite'));
@@ -81,7 +74,7 @@ function run(layout: Layout, records: number, seed: number): { ms: number; pages
     let pk = 0;
     let ns = 0n;
     for (let done = 0; done < records; done += PER_TRANSACTION) {
-      const rows: Row[] = [];
+      const rows: ValueRow[] = [];
       db.exec('BEGIN');
       for (let i = 0; i < Math.min(PER_TRANSACTION, records - done); i++) {
         record.run(++pk, '{}');

@@ -58,10 +58,7 @@ export interface IndexItem {
 
 /** Writes the value rows of an item's data (records and entries alike, see items.ts). */
 export function indexValues(c: Connection, space: ItemSpace, itemPk: number, scopePk: number, data: RecordData): void {
-  for (const [field, value] of Object.entries(data)) {
-    const values = indexedValues(value);
-    for (let seq = 0; seq < values.length; seq++) c.run(space.insertValue, itemPk, scopePk, field, seq, values[seq]!.text, values[seq]!.num);
-  }
+  for (const row of valueRows([], itemPk, scopePk, data)) c.run(space.insertValue, ...row);
 }
 
 export function unindexValues(c: Connection, space: ItemSpace, itemPk: number): void {
@@ -74,12 +71,24 @@ export function indexRecord(c: Connection, record: IndexTarget, data: RecordData
   oweSearchRows(c, record.pk);
 }
 
-/** A record_values row: record pk, object type pk, field, seq, v_text, v_num. */
-type ValueRow = [number, number, string, number, string | null, number | null];
+/** A value row as `insertValue` binds it: item pk, scope pk, field, seq, v_text, v_num. */
+export type ValueRow = [number, number, string, number, string | null, number | null];
 const VALUE_COLUMNS = 6;
 
-/** Orders value rows as the value indexes hold them: (object type, field, text or number). */
-function byIndexOrder(a: ValueRow, b: ValueRow): number {
+/**
+ * Appends the value rows of an item's data to `out`: one per indexed scalar, `seq` numbering a
+ * field's values from 0 (the key's last part, so bulk and single writes must number alike).
+ */
+function valueRows(out: ValueRow[], itemPk: number, scopePk: number, data: RecordData): ValueRow[] {
+  for (const [field, value] of Object.entries(data)) {
+    const values = indexedValues(value);
+    for (let seq = 0; seq < values.length; seq++) out.push([itemPk, scopePk, field, seq, values[seq]!.text, values[seq]!.num]);
+  }
+  return out;
+}
+
+/** Orders value rows as the value indexes hold them: (scope, field, text or number). */
+export function byIndexOrder(a: ValueRow, b: ValueRow): number {
   if (a[1] !== b[1]) return a[1] - b[1];
   if (a[2] !== b[2]) return a[2] < b[2] ? -1 : 1;
   if (a[4] !== b[4]) return a[4] === null ? -1 : b[4] === null ? 1 : a[4] < b[4] ? -1 : 1;
@@ -99,12 +108,7 @@ export function indexRecords(c: Connection, records: readonly IndexItem[]): void
 
 function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
   const rows: ValueRow[] = [];
-  for (const { record, data } of records) {
-    for (const [field, value] of Object.entries(data)) {
-      const values = indexedValues(value);
-      for (let seq = 0; seq < values.length; seq++) rows.push([record.pk, record.object_type_pk, field, seq, values[seq]!.text, values[seq]!.num]);
-    }
-  }
+  for (const { record, data } of records) valueRows(rows, record.pk, record.object_type_pk, data);
   if (rows.length > 1) rows.sort(byIndexOrder);
   // Whole statements of ROWS_PER_INSERT rows, in the same order, then the rest one a statement.
   let at = 0;
