@@ -5,7 +5,7 @@ import { insertSql, type Connection } from './connection.ts';
 import { pageItems } from './item-pages.ts';
 import { ENTRIES, ENTRY_COLUMNS } from './items.ts';
 import { requireList } from './lists.ts';
-import { indexValues, unindexValues } from './record-index.ts';
+import { indexValues, unindexValues, valueRows, writeValueRows, type ValueRow } from './record-index.ts';
 import { parseJson } from './resources.ts';
 import { idFor, now } from './rows.ts';
 import { withEvents } from './timeline.ts';
@@ -52,20 +52,23 @@ const INSERT_ENTRY = insertSql('list_entries', 'id, workspace_id, list_pk, list_
 const MOVE_LIST_VERSION = 'INSERT INTO list_versions (list_pk, version) VALUES (?, 1) ON CONFLICT (list_pk) DO UPDATE SET version = version + 1';
 
 /**
- * Writes an entry as given, in the list with this pk, with its value rows (add and load alike),
- * and moves the list's write version (`list_versions`, which keys its cached entry totals) unless
- * `version` is false: then the caller moves it once for its batch (moveListVersion) before
- * anything reads. Updates and deletes of entries move it by trigger; inserts do not, since a
- * trigger puts every insert in a statement journal (migration 29).
+ * Writes an entry as given (a load), in the list with this pk, with its value rows, and moves the
+ * list's write version (`list_versions`, which keys its cached entry totals; addListEntries moves
+ * it once for its batch). Updates and deletes of entries move it by trigger; inserts do not, since
+ * a trigger puts every insert in a statement journal (migration 29).
  */
-export function insertEntryRow(c: Connection, listPk: number, entry: ListEntry, version = true): void {
+export function insertEntryRow(c: Connection, listPk: number, entry: ListEntry): void {
+  indexValues(c, ENTRIES, insertEntry(c, listPk, entry), listPk, entry.data);
+  moveListVersion(c, listPk);
+}
+
+/** Inserts an entry's row alone (its data as stored: `json`), returning its pk. */
+function insertEntry(c: Connection, listPk: number, entry: ListEntry, json = JSON.stringify(entry.data)): number {
   const { lastInsertRowid } = c.run(
     INSERT_ENTRY,
-    entry.id, entry.workspace_id, listPk, entry.list_id, entry.record_id, JSON.stringify(entry.data), entry.created_by,
-    entry.created_at, entry.updated_at,
+    entry.id, entry.workspace_id, listPk, entry.list_id, entry.record_id, json, entry.created_by, entry.created_at, entry.updated_at,
   );
-  indexValues(c, ENTRIES, Number(lastInsertRowid), listPk, entry.data);
-  if (version) moveListVersion(c, listPk);
+  return Number(lastInsertRowid);
 }
 
 /** Moves the write version of the list with this pk: a reader's cached totals of it no longer match. */
@@ -89,16 +92,22 @@ export function entryMethods(c: Connection) {
         const list = requireList(c, workspaceId, listId);
         checkBatch(c, workspaceId, list.pk, entries);
         const at = now();
-        // One version move for the whole batch, before the entries are read back.
+        // One version move for the whole batch; the value rows of all its entries together, many
+        // a statement (writeValueRows). The answer is what was written: each entry's data as the
+        // stored JSON text reads back, without reading the rows again.
         if (entries.length > 0) moveListVersion(c, list.pk);
-        return entries.map((entry) => {
-          const id = idFor('entry', entry);
-          insertEntryRow(c, list.pk, {
-            id, workspace_id: workspaceId, list_id: list.id, record_id: entry.record_id, data: entry.data, created_by: createdBy,
-            created_at: at, updated_at: at,
-          }, false);
-          return toEntry(find(workspaceId, id)!);
+        const values: ValueRow[] = [];
+        const written = entries.map((input): ListEntry => {
+          const json = JSON.stringify(input.data);
+          const entry: ListEntry = {
+            id: idFor('entry', input), workspace_id: workspaceId, list_id: list.id, record_id: input.record_id,
+            data: parseJson<RecordData>(json), created_by: createdBy, created_at: at, updated_at: at,
+          };
+          valueRows(values, insertEntry(c, list.pk, entry, json), list.pk, entry.data);
+          return entry;
         });
+        writeValueRows(c, ENTRIES, values);
+        return written;
       });
     },
 

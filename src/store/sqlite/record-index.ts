@@ -79,7 +79,7 @@ const VALUE_COLUMNS = 6;
  * Appends the value rows of an item's data to `out`: one per indexed scalar, `seq` numbering a
  * field's values from 0 (the key's last part, so bulk and single writes must number alike).
  */
-function valueRows(out: ValueRow[], itemPk: number, scopePk: number, data: RecordData): ValueRow[] {
+export function valueRows(out: ValueRow[], itemPk: number, scopePk: number, data: RecordData): ValueRow[] {
   for (const [field, value] of Object.entries(data)) {
     const values = indexedValues(value);
     for (let seq = 0; seq < values.length; seq++) out.push([itemPk, scopePk, field, seq, values[seq]!.text, values[seq]!.num]);
@@ -97,23 +97,26 @@ export function byIndexOrder(a: ValueRow, b: ValueRow): number {
 
 /**
  * The value rows and search text of live records. The value rows of the whole set are written in
- * the value indexes' own order: a bulk load then walks each index once from left to right instead
- * of touching a random page per value, which is what kept a large load slow once the index
- * outgrew the page cache.
+ * the value indexes' own order (writeValueRows).
  */
 export function indexRecords(c: Connection, records: readonly IndexItem[]): void {
-  writeValueRows(c, records);
+  const rows: ValueRow[] = [];
+  for (const { record, data } of records) valueRows(rows, record.pk, record.object_type_pk, data);
+  writeValueRows(c, RECORDS, rows);
   writeSearchRows(c, records);
 }
 
-function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
-  const rows: ValueRow[] = [];
-  for (const { record, data } of records) valueRows(rows, record.pk, record.object_type_pk, data);
+/**
+ * Writes the value rows of many items of one space (records or entries), sorting `rows` in the
+ * value indexes' own order: a bulk write then walks each index once from left to right instead
+ * of touching a random page per value, which is what kept a large load slow once the index
+ * outgrew the page cache. Whole statements of ROWS_PER_INSERT rows, then the rest one a statement.
+ */
+export function writeValueRows(c: Connection, space: ItemSpace, rows: ValueRow[]): void {
   if (rows.length > 1) rows.sort(byIndexOrder);
-  // Whole statements of ROWS_PER_INSERT rows, in the same order, then the rest one a statement.
   let at = 0;
   if (rows.length >= ROWS_PER_INSERT) {
-    const many = c.stmt(INSERT_MANY_VALUES);
+    const many = c.stmt(insertManyValues(space));
     const params: Array<string | number | null> = new Array(VALUE_COLUMNS * ROWS_PER_INSERT);
     for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
       for (let i = 0; i < ROWS_PER_INSERT; i++) {
@@ -123,7 +126,7 @@ function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
       many.run(...params);
     }
   }
-  const values = c.stmt(RECORDS.insertValue);
+  const values = c.stmt(space.insertValue);
   for (; at < rows.length; at++) values.run(...rows[at]!);
 }
 
@@ -137,7 +140,15 @@ function writeValueRows(c: Connection, records: readonly IndexItem[]): void {
  * keeps only this statement's earlier rows, which the error then rolls back with the transaction.
  */
 const ROWS_PER_INSERT = 64;
-const INSERT_MANY_VALUES = `${RECORDS.insertValue.replace(/^INSERT /, 'INSERT OR FAIL ')}${`, (${Array(VALUE_COLUMNS).fill('?').join(', ')})`.repeat(ROWS_PER_INSERT - 1)}`;
+const manyValues = new Map<ItemSpace, string>();
+function insertManyValues(space: ItemSpace): string {
+  let sql = manyValues.get(space);
+  if (sql === undefined) {
+    const row = `, (${Array(VALUE_COLUMNS).fill('?').join(', ')})`;
+    manyValues.set(space, (sql = `${space.insertValue.replace(/^INSERT /, 'INSERT OR FAIL ')}${row.repeat(ROWS_PER_INSERT - 1)}`));
+  }
+  return sql;
+}
 
 /** The search rows of live records that have none: their text, its `search_docs` row and its terms. */
 function writeSearchRows(c: Connection, records: readonly IndexItem[]): void {

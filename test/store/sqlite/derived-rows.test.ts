@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { NewField } from '../../../src/domain/store/port.ts';
 import type { Workspace } from '../../../src/domain/types.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
@@ -62,23 +63,30 @@ describe('sqlite derived rows', () => {
   // A statement that writes many rows and can end in ABORT (an immediate foreign key, a NOT NULL
   // or key conflict without OR FAIL) runs in a statement journal, which copies every page it
   // touches before changing it: a seventh to a fifth of what the value statements cost.
-  it('writes many value rows a statement with nothing in it that could abort the statement', async () => {
+  it('writes many value rows a statement, for records and entries, with nothing in it that could abort the statement', async () => {
     const prepared = vi.spyOn(Connection.prototype, 'stmt');
     let texts: string[];
     try {
       const input = (i: number) => ({ object_type_slug: 'companies', data: { name: `Co ${i}`, employee_count: i, tags: ['x', 'y'] }, uniques: [], refs: [], created_by: null, assignee_id: null });
       await t.store.createRecords(ws.id, Array.from({ length: 40 }, (_, i) => input(i)));
+      const list = await t.store.createList(ws.id, {
+        object_type_slug: 'companies', name: 'L', created_by: null, fields: [{ slug: 'tags', name: 'Tags', type: 'multi_select' }],
+      }, []);
+      const ids = (t.raw().prepare('SELECT id FROM records WHERE workspace_id = ?').all(ws.id) as Array<{ id: string }>).map((r) => r.id);
+      await t.store.addListEntries(ws.id, list.id, ids.map((id) => ({ record_id: id, data: { tags: ['x', 'y'] } })), null, []);
     } finally {
       texts = prepared.mock.calls.map(([sql]) => sql);
       prepared.mockRestore();
     }
-    const many = [...new Set(texts)].filter((sql) => /INTO record_values .*\), \(/s.test(sql));
-    expect(many).toHaveLength(1);
-    const program = t.raw().prepare(`EXPLAIN ${many[0]}`).all(...Array(many[0]!.split('?').length - 1).fill(1)) as Array<{ opcode: string; p1: number; p2: number }>;
-    expect(program.filter((op) => op.opcode === 'IdxInsert').length).toBeGreaterThan(0);
-    // OE_Abort is 2; an FkCounter with p1 0 counts an immediate foreign key.
-    const aborting = program.filter((op) => (/^Halt/.test(op.opcode) && op.p2 === 2) || (op.opcode === 'FkCounter' && op.p1 === 0));
-    expect(aborting).toEqual([]);
+    for (const table of ['record_values', 'entry_values']) {
+      const many = [...new Set(texts)].filter((sql) => new RegExp(`INTO ${table} .*\\), \\(`, 's').test(sql));
+      expect(many, table).toHaveLength(1);
+      const program = t.raw().prepare(`EXPLAIN ${many[0]}`).all(...Array(many[0]!.split('?').length - 1).fill(1)) as Array<{ opcode: string; p1: number; p2: number }>;
+      expect(program.filter((op) => op.opcode === 'IdxInsert').length, table).toBeGreaterThan(0);
+      // OE_Abort is 2; an FkCounter with p1 0 counts an immediate foreign key.
+      const aborting = program.filter((op) => (/^Halt/.test(op.opcode) && op.p2 === 2) || (op.opcode === 'FkCounter' && op.p1 === 0));
+      expect(aborting, table).toEqual([]);
+    }
   });
 
   it('drops the derived rows of a deleted record and rebuilds them on restore', async () => {
@@ -105,6 +113,32 @@ describe('sqlite derived rows', () => {
     expect(values()).toBe(1);
     await t.store.removeListEntry(ws.id, entry!.id, []);
     expect(count('SELECT COUNT(*) AS n FROM entry_values')).toBe(0);
+  });
+
+  it('writes a bulk batch of entries the same value rows as entries added one by one, and answers them as stored', async () => {
+    // 30 entries of 3 or 4 value rows (110 in all): one statement of 64 rows, then 46 one at a time.
+    const fields: NewField[] = [
+      { slug: 'stage', name: 'Stage', type: 'status', config: { options: ['a', 'b'] } }, { slug: 'tags', name: 'Tags', type: 'multi_select' },
+    ];
+    const list = (name: string) => t.store.createList(ws.id, { object_type_slug: 'deals', name, created_by: null, fields }, []);
+    const [bulkList, singleList] = [await list('Bulk'), await list('Single')];
+    await t.store.createRecords(ws.id, Array.from({ length: 30 }, (_, i) => ({
+      object_type_slug: 'deals', data: { name: `D${i}` }, uniques: [], refs: [], created_by: null, assignee_id: null,
+    })));
+    const records = t.raw().prepare('SELECT id FROM records WHERE workspace_id = ? ORDER BY pk').all(ws.id) as Array<{ id: string }>;
+    const data = (i: number) => ({ stage: i % 2 ? 'a' : 'b', tags: ['x', `t${i % 3}`, ...(i % 3 ? ['y'] : [])] });
+    const bulk = await t.store.addListEntries(ws.id, bulkList.id, records.map((r, i) => ({ record_id: r.id, data: data(i) })), 'usr_1', []);
+    const single = [];
+    for (let i = 0; i < 30; i++) single.push(...await t.store.addListEntries(ws.id, singleList.id, [{ record_id: records[i]!.id, data: data(i) }], null, []));
+    const valuesOf = (id: string) => t.raw().prepare(
+      'SELECT v.field, v.seq, v.v_text, v.v_num FROM entry_values v JOIN list_entries e ON e.pk = v.entry_pk WHERE e.id = ? ORDER BY v.field, v.seq',
+    ).all(id);
+    expect(count('SELECT COUNT(*) AS n FROM entry_values v JOIN list_entries e ON e.pk = v.entry_pk WHERE e.list_id = ?', bulkList.id)).toBe(110);
+    for (let i = 0; i < 30; i++) {
+      expect(valuesOf(bulk[i]!.id), `entry ${i}`).toEqual(valuesOf(single[i]!.id));
+      expect(bulk[i], `entry ${i}`).toEqual(await t.store.getListEntry(ws.id, bulk[i]!.id));
+    }
+    expect(bulk[0]).toMatchObject({ list_id: bulkList.id, record_id: records[0]!.id, data: data(0), created_by: 'usr_1' });
   });
 
   it('writes one event_records row per record an event names, once each', async () => {
