@@ -9,6 +9,7 @@ import { schema } from '../../src/graphql/schema.ts';
 import { sendJson } from '../body.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { metrics } from '../metrics.ts';
+import { runCompiled } from './graphql-jit.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
 
 /** A document yoga parsed and validated (with the operation bounds) and graphql-jit compiled. */
@@ -37,9 +38,9 @@ export function useDirectGraphQL(on: boolean): void {
  * call's time. A document is judged once, by yoga's own parse and validate (so the token,
  * depth, alias and directive bounds are yoga's), then compiled; the cost bound is checked per
  * call. Anything else, or anything in doubt before execution starts (a parse or validation
- * error, a cost past the bound, bad variables the cost walk trips on), is left to yoga, which
- * answers it as before. After execution starts the answer is built here with yoga's own result
- * processor and the same error masking, so a mutation never runs twice.
+ * error, a cost past the bound, bad variables), is left to yoga, which answers it as before.
+ * After execution starts the answer is built here with yoga's own result processor and the same
+ * error masking, so a mutation never runs twice.
  */
 export function directGraphQL<S extends object>(
   yoga: YogaServerInstance<S, GraphQLContext>,
@@ -96,7 +97,7 @@ export function directGraphQL<S extends object>(
     try {
       const context = contextFor(ctx.state.principal as Principal);
       try {
-        result = (await entry.compiled.query(undefined, context, variables ?? {})) as ExecutionResult;
+        result = await runCompiled(entry.compiled, schema, entry.document, operationName ?? undefined, undefined, context, variables ?? {});
       } finally {
         releaseContext(context);
       }

@@ -2,7 +2,7 @@ import { maxAliasesPlugin, maxAliasesRule } from '@escape.tech/graphql-armor-max
 import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin, maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type TypeNode, type ValidationRule } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, visit, type DocumentNode, type GraphQLSchema, type ValidationRule, type ValueNode } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
 import { LIMITS } from '../../src/domain/limits.ts';
@@ -36,8 +36,19 @@ export const listSizeEstimator: ComplexityEstimator = ({ args, childComplexity }
   return 1 + childComplexity * Math.max(1, size);
 };
 
-/** The cost of an operation with its variables, by the rule above and the graph fields' (graphql-graph-cost.ts). */
+/**
+ * The cost of an operation with its variables, by the rule above and the graph fields'
+ * (graphql-graph-cost.ts). The variables are checked first, and the check stops at the first bad
+ * one: graphql-query-complexity coerces them with no bound on the errors it collects, so 1,700
+ * bad list items cost 3,400 errors before the walk gave up (0.8 s on a machine at a fifth of its
+ * usual speed, and the walk ran twice: once on the direct path, once in yoga's plugin).
+ */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
+  const operation = getOperationAST(document, operationName);
+  if (operation?.variableDefinitions?.length) {
+    const { errors } = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 });
+    if (errors) throw errors[0];
+  }
   return getComplexity({
     schema, query: document, variables, operationName, estimators: [graphFieldEstimator, listSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
   });
@@ -53,40 +64,48 @@ const costInputs = new WeakMap<DocumentNode, Map<string, string[] | null>>();
 
 /**
  * The arguments whose values the estimators read (listSizeEstimator and graph-cost's fields), by
- * name; tests hold both the estimators (they read no other) and the schema (no JSON argument is
- * named so) to it, and a JSON variable can only be passed to a JSON argument.
+ * name; a test holds the estimators to it (they read no other).
  */
 export const COST_ARGUMENTS: ReadonlySet<string> = new Set(['page_size', 'limit', 'depth', 'max_depth', 'record_ids']);
 
-/**
- * Variable types no estimator reads a value of: String and ID (the estimators read numbers,
- * lists and booleans) and JSON (see COST_ARGUMENTS); a record's `data` or a list's `filters`
- * differ from call to call and would otherwise make every call's key new.
- */
-const UNREAD_TYPES = new Set(['String', 'ID', 'JSON']);
-const unread = (type: TypeNode): boolean =>
-  type.kind === Kind.NON_NULL_TYPE ? unread(type.type) : type.kind === Kind.NAMED_TYPE && UNREAD_TYPES.has(type.name.value);
+/** Directives whose arguments decide whether a field counts at all. */
+const CONDITIONS: ReadonlySet<string> = new Set(['skip', 'include']);
 
-/** The variables of an operation whose values can change its cost: all but String, ID and JSON ones; null when there is no such operation. */
+/**
+ * The variables whose values can change an operation's cost: those inside the value of a field
+ * argument COST_ARGUMENTS names or of a @skip/@include condition, anywhere in the document
+ * (fragments included), sorted; null when there is no such operation. A record's `data`, a list's
+ * `filters` or a batch's `entries` differ from call to call and would otherwise make every call's
+ * key new, and walk the cost again.
+ */
 function costVariables(document: DocumentNode, operationName: string | undefined): string[] | null {
   let byName = costInputs.get(document);
   if (!byName) costInputs.set(document, (byName = new Map()));
   let names = byName.get(operationName ?? '');
   if (names === undefined) {
-    const operation = getOperationAST(document, operationName);
-    names = operation ? (operation.variableDefinitions ?? []).filter((v) => !unread(v.type)).map((v) => v.variable.name.value) : null;
+    names = getOperationAST(document, operationName) ? readVariables(document) : null;
     if (byName.size >= COSTS_PER_DOCUMENT) byName.clear();
     byName.set(operationName ?? '', names);
   }
   return names;
 }
 
+function readVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) => visit(value, { Variable: (variable) => { names.add(variable.name.value); } });
+  visit(document, {
+    Field: (field) => field.arguments?.forEach((arg) => COST_ARGUMENTS.has(arg.name.value) && collect(arg.value)),
+    Directive: (directive) => CONDITIONS.has(directive.name.value) && directive.arguments?.forEach((arg) => collect(arg.value)),
+  });
+  return [...names].sort();
+}
+
 /**
  * `operationCost`, remembered per document while it is within the bound. The estimators read
- * only numbers, lists, presence of a size argument and @skip/@include (never a String, ID or
- * JSON argument), so the cost is a function of the document, the operation name and the values of
- * the other variables; those make the key. A cost past the bound is not remembered: a later
- * call with bad variables must still reach execution, which reports them precisely.
+ * only the arguments COST_ARGUMENTS names (and @skip/@include), so the cost is a function of the
+ * document, the operation name and the values of the variables in those (costVariables); those
+ * make the key. A cost past the bound is not remembered: a later call with bad variables must
+ * still reach execution, which reports them precisely.
  */
 export function boundedOperationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string): number {
   const names = costVariables(document, operationName);

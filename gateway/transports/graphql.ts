@@ -16,8 +16,12 @@ import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { edge } from './rest.ts';
 
-/** How graphql-js and graphql-jit both begin the error for a variable whose value does not fit its type. */
-const VARIABLE_ERROR = /^Variable "\$\w+" got invalid value/;
+/**
+ * How graphql-js and graphql-jit both begin the error for a variable whose value does not fit its
+ * type, and the error graphql-js ends a long list of those with (graphql-jit-compiled operations
+ * answer bad variables with graphql-js's errors too: graphql-jit.ts, runCompiled).
+ */
+const VARIABLE_ERROR = /^(Variable "\$\w+" got invalid value|Too many errors processing variables, error limit reached)/;
 
 interface ServerContext {
   principal: Principal;

@@ -5,10 +5,11 @@ import {
 } from 'graphql';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { schema } from '../../src/graphql/schema.ts';
-import { listTools } from '../../gateway/tools/index.ts';
+import { CATALOG, listTools } from '../../gateway/tools/index.ts';
 import { boundedOperationCost, COST_ARGUMENTS, limitRules, listSizeEstimator, operationCost } from '../../gateway/transports/graphql-limits.ts';
 import { graphFieldEstimator } from '../../gateway/transports/graphql-graph-cost.ts';
 import { startHarness, type Harness } from '../e2e/harness.ts';
+import { counted } from '../graphql/counted.ts';
 
 const G = LIMITS.graphql;
 let h: Harness;
@@ -140,8 +141,8 @@ describe('the tools\' own operations', () => {
 });
 
 /**
- * The remembered cost leaves JSON variables out of its key (a record's data differs every call);
- * that holds only while no JSON argument is one the estimators read.
+ * The remembered cost is keyed by the variables in the arguments the estimators read
+ * (COST_ARGUMENTS) and in @skip/@include; a record's data or a batch's entries differ every call.
  */
 describe('the cost remembered per variable values', () => {
   it('has no JSON argument named as an argument the estimators read', () => {
@@ -177,6 +178,22 @@ describe('the cost remembered per variable values', () => {
     }
     expect(read.size).toBeGreaterThan(0);
     expect([...read].filter((name) => !COST_ARGUMENTS.has(name))).toEqual([]);
+  });
+
+  it('remembers a cost without reading the variables no estimator reads (a batch\'s entries)', () => {
+    const document = parse(CATALOG.get('lists.bulk_add_entry')!.operation.document);
+    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ record_id: `rec_${i}`, data: { n: i } }));
+    const first = boundedOperationCost(schema, document, { list_id: 'lst_a', entries: entries(3) });
+    const later = counted(entries(100));
+    expect(boundedOperationCost(schema, document, { list_id: 'lst_b', entries: later.list })).toBe(first);
+    expect(later.reads()).toBe(0);
+  });
+
+  it('checks the variables before walking the cost, and stops at the first bad one', () => {
+    const document = parse(CATALOG.get('lists.bulk_add_entry')!.operation.document);
+    const entries = counted(Array.from({ length: 1000 }, (_, i) => `s${i}`));
+    expect(() => operationCost(schema, document, { list_id: 'lst_a', entries: entries.list })).toThrow(/got invalid value/);
+    expect(entries.reads()).toBeLessThan(10);
   });
 
   it('answers the cost a fresh walk gives whatever a JSON variable holds', () => {
