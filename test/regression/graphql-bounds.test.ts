@@ -145,23 +145,6 @@ describe('the tools\' own operations', () => {
  * (COST_ARGUMENTS) and in @skip/@include; a record's data or a batch's entries differ every call.
  */
 describe('the cost remembered per variable values', () => {
-  it('has no JSON argument named as an argument the estimators read', () => {
-    const offending: string[] = [];
-    const json: string[] = [];
-    for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) || type.name.startsWith('__')) continue;
-      for (const field of Object.values(type.getFields())) {
-        for (const arg of field.args) {
-          if (getNamedType(arg.type).name !== 'JSON') continue;
-          json.push(`${type.name}.${field.name}(${arg.name})`);
-          if (COST_ARGUMENTS.has(arg.name)) offending.push(json.at(-1)!);
-        }
-      }
-    }
-    expect(json).toContain('Mutation.createRecord(data)');
-    expect(offending).toEqual([]);
-  });
-
   it('has estimators that read no argument but the ones COST_ARGUMENTS names', () => {
     const read = new Set<string>();
     const args = new Proxy({} as Record<string, unknown>, {
