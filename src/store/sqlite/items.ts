@@ -43,13 +43,29 @@ export interface ItemSpace {
   valueIndexes: { readonly text: string; readonly num: string };
   /** `INSERT` of one value row: item pk, scope pk, field, seq, v_text, v_num. */
   insertValue: string;
+  /** `INSERT OR FAIL` of VALUES_PER_INSERT value rows, bound in the same order (record-index.ts, writeValueRows). */
+  insertValues: string;
 }
 
-function itemSpace(space: Omit<ItemSpace, 'insertValue' | 'versionParams'>): ItemSpace {
+/**
+ * Value rows a bulk write inserts per statement: one bind and one step for 64 rows instead of
+ * one each (docs/decisions.md, "Value rows 64 a statement"). `OR FAIL`, since a statement that
+ * writes many rows and could fail with ABORT (the default) must be able to undo its own rows, so
+ * SQLite runs it in a statement journal that first copies every page it touches; with FAIL, and
+ * the item key checked at COMMIT (migration 30), none can. No row there can fail a constraint (the
+ * batch's items were just written, each (item, field, seq) is numbered once), and if one did, FAIL
+ * keeps only that statement's earlier rows, which the error then rolls back with the transaction.
+ */
+export const VALUES_PER_INSERT = 64;
+
+function itemSpace(space: Omit<ItemSpace, 'insertValue' | 'insertValues' | 'versionParams'>): ItemSpace {
+  const head = `INTO ${space.values} (${space.itemKey}, ${space.scope}, field, seq, v_text, v_num) VALUES `;
+  const row = '(?, ?, ?, ?, ?, ?)';
   return Object.freeze({
     ...space,
     versionParams: space.versionSql.split('?').length - 1,
-    insertValue: `INSERT INTO ${space.values} (${space.itemKey}, ${space.scope}, field, seq, v_text, v_num) VALUES (?, ?, ?, ?, ?, ?)`,
+    insertValue: `INSERT ${head}${row}`,
+    insertValues: `INSERT OR FAIL ${head}${Array(VALUES_PER_INSERT).fill(row).join(', ')}`,
   });
 }
 

@@ -3,7 +3,7 @@ import type { RecordData } from '../../domain/types.ts';
 import type { UniqueClaim } from '../../domain/store/port.ts';
 import { perConnection, type Connection } from './connection.ts';
 import { guard } from './errors.ts';
-import { RECORDS, type ItemSpace } from './items.ts';
+import { RECORDS, VALUES_PER_INSERT, type ItemSpace } from './items.ts';
 import { recordSearchTerms } from './search-terms.ts';
 
 /**
@@ -110,16 +110,16 @@ export function indexRecords(c: Connection, records: readonly IndexItem[]): void
  * Writes the value rows of many items of one space (records or entries), sorting `rows` in the
  * value indexes' own order: a bulk write then walks each index once from left to right instead
  * of touching a random page per value, which is what kept a large load slow once the index
- * outgrew the page cache. Whole statements of ROWS_PER_INSERT rows, then the rest one a statement.
+ * outgrew the page cache. Whole statements of VALUES_PER_INSERT rows, then the rest one a statement.
  */
 export function writeValueRows(c: Connection, space: ItemSpace, rows: ValueRow[]): void {
   if (rows.length > 1) rows.sort(byIndexOrder);
   let at = 0;
-  if (rows.length >= ROWS_PER_INSERT) {
-    const many = c.stmt(insertManyValues(space));
-    const params: Array<string | number | null> = new Array(VALUE_COLUMNS * ROWS_PER_INSERT);
-    for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
-      for (let i = 0; i < ROWS_PER_INSERT; i++) {
+  if (rows.length >= VALUES_PER_INSERT) {
+    const many = c.stmt(space.insertValues);
+    const params: Array<string | number | null> = new Array(VALUE_COLUMNS * VALUES_PER_INSERT);
+    for (; at + VALUES_PER_INSERT <= rows.length; at += VALUES_PER_INSERT) {
+      for (let i = 0; i < VALUES_PER_INSERT; i++) {
         const row = rows[at + i]!;
         for (let j = 0; j < VALUE_COLUMNS; j++) params[VALUE_COLUMNS * i + j] = row[j] ?? null;
       }
@@ -128,26 +128,6 @@ export function writeValueRows(c: Connection, space: ItemSpace, rows: ValueRow[]
   }
   const values = c.stmt(space.insertValue);
   for (; at < rows.length; at++) values.run(...rows[at]!);
-}
-
-/**
- * Value rows a bulk write inserts per statement: one bind and one step for 64 rows instead of
- * one each (docs/decisions.md, "Value rows 64 a statement"). `OR FAIL`, since a statement that
- * writes many rows and could fail with ABORT (the default) must be able to undo its own rows, so
- * SQLite runs it in a statement journal that first copies every page it touches; with FAIL, and
- * the item key checked at COMMIT (migration 30), none can. No row here can fail a constraint (the
- * batch's items were just written, each (item, field, seq) is numbered once), and if one did, FAIL
- * keeps only this statement's earlier rows, which the error then rolls back with the transaction.
- */
-const ROWS_PER_INSERT = 64;
-const manyValues = new Map<ItemSpace, string>();
-function insertManyValues(space: ItemSpace): string {
-  let sql = manyValues.get(space);
-  if (sql === undefined) {
-    const row = `, (${Array(VALUE_COLUMNS).fill('?').join(', ')})`;
-    manyValues.set(space, (sql = `${space.insertValue.replace(/^INSERT /, 'INSERT OR FAIL ')}${row.repeat(ROWS_PER_INSERT - 1)}`));
-  }
-  return sql;
 }
 
 /** The search rows of live records that have none: their text, its `search_docs` row and its terms. */
