@@ -35,9 +35,16 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
   app.use(refuseWhileDraining(draining));
 
   const authenticateMw: Middleware<GatewayState> = async (ctx, next) => {
-    ctx.state.principal = await authenticate(deps.store, ctx.get('Authorization') || undefined, deps.config.keyPrefix);
-    if (options.meter) return options.meter(ctx, next);
-    return next();
+    // The call is in flight from here to its answer (Store.beginCall): its store reads check for
+    // other processes' commits once, not once per cache they pass.
+    const ended = deps.store.beginCall();
+    try {
+      ctx.state.principal = await authenticate(deps.store, ctx.get('Authorization') || undefined, deps.config.keyPrefix);
+      if (options.meter) return await options.meter(ctx, next);
+      return await next();
+    } finally {
+      ended();
+    }
   };
 
   const router = new Router();

@@ -31,6 +31,8 @@ export { purgeNeo4jWorkspaces } from './purge.ts';
  * reads in pages and `loadDump` writes in batches (dump.ts, load.ts): neither holds a transaction
  * open across the caller's awaits.
  */
+const callEnded = (): void => undefined;
+
 export function createNeo4jStore(opts: Neo4jOptions): Store {
   const conn = new Connection(opts);
   return {
@@ -40,6 +42,8 @@ export function createNeo4jStore(opts: Neo4jOptions): Store {
       await applySchema(conn);
     },
     close: () => conn.close(),
+    // Nothing here is cached, so a call needs no bracket: every read asks the server.
+    beginCall: () => callEnded,
     async health() {
       try {
         await conn.verify();

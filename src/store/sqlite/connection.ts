@@ -60,6 +60,10 @@ export class Connection {
   #versions: { totalChanges: Database.Statement; dataVersion: Database.Statement } | null = null;
   /** How many databases this connection has opened: a new one starts both counters over. */
   #opens = 0;
+  /** Calls in flight (see beginCall). */
+  #calls = 0;
+  /** `othersVersion` as read since the last call began, while any call is in flight; else null. */
+  #callVersion: string | null = null;
   /** The open group of Store calls' writes, committed when the event loop turns (see tx). */
   #group: WriteGroup | null = null;
   /** True while a Store call runs (see grouped): its transactions join the open group. */
@@ -121,6 +125,7 @@ export class Connection {
     this.#transaction = null;
     this.#groupStatements = null;
     this.#versions = null;
+    this.#callVersion = null;
     this.#db = null;
     await stopped;
     db?.close();
@@ -145,6 +150,7 @@ export class Connection {
     this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
     this.#versions = { totalChanges: db.prepare('SELECT total_changes()').pluck(), dataVersion: db.prepare('PRAGMA data_version').pluck() };
     this.#opens++;
+    this.#callVersion = null;
   }
 
   /**
@@ -161,11 +167,35 @@ export class Connection {
    * sees it: `PRAGMA data_version`, which moves with their commits and never with this
    * connection's own writes, prefixed by how many databases this connection has opened, since a
    * database opened again starts it over. Caches of rows that another connection may change keep
-   * their entries under it.
+   * their entries under it. While calls are in flight, read once per call begun (see beginCall).
    */
   othersVersion(): string {
     if (!this.#versions) throw notOpen();
-    return `${this.#opens}:${this.#versions.dataVersion.get() as number}`;
+    if (this.#callVersion !== null) return this.#callVersion;
+    const version = `${this.#opens}:${this.#versions.dataVersion.get() as number}`;
+    if (this.#calls > 0) this.#callVersion = version;
+    return version;
+  }
+
+  /**
+   * Marks a call in flight (the gateway's, from authentication to its answer) until the returned
+   * function runs. `PRAGMA data_version` is a statement that takes the WAL's read lock (two
+   * `fcntl` calls), and a call validated three caches with it (key holder, object types, the graph
+   * cache's change log), each read in the call's own turn. While calls are in flight
+   * `othersVersion` is read once after each call begins and kept until the next one begins: a call
+   * still sees every commit another connection made before it began, and one made while it runs
+   * shows from the next call on, as it would had the commit come a moment later. With no call in
+   * flight (the CLI, tests, background work between calls) every `othersVersion` reads anew.
+   */
+  beginCall(): () => void {
+    this.#calls++;
+    this.#callVersion = null;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.#calls === 0) this.#callVersion = null;
+    };
   }
 
   /**

@@ -326,7 +326,8 @@ class WorkspaceGraph {
  * record ids whose edges or walk facts a write changed: both ends of a relation inserted, deleted
  * or updated, a record deleted, restored, retyped or purged, a contact's classification saved or
  * removed. Before every read the cache applies the entries it has not seen (by `seq`), dropping
- * what it holds for those records, whichever connection or process wrote them; a bulk write logs
+ * what it holds for those records, whichever connection or process wrote them (the log is read
+ * only when something may have written to it: see #readAt); a bulk write logs
  * '*' once and the workspace is dropped whole. A cache more than MAX_CHANGES_APPLIED entries behind
  * starts over, which also covers entries trimmed from the log. Reads inside an open transaction go
  * to SQL, since it may still roll back what they would cache.
@@ -339,6 +340,13 @@ class WorkspaceGraph {
  */
 export class GraphCache {
   #seq = -1;
+  /**
+   * `writtenRows` and `othersVersion` as they stood when the log was last read. Only a write
+   * appends to the log, and any write moves one of them (this connection's rows, trigger programs
+   * included; another connection's commit), so while both stand the log holds nothing new and is
+   * not read: a statement that takes the WAL's read lock saved on every call.
+   */
+  #readAt = '';
   readonly #workspaces = new Map<string, WorkspaceGraph>();
   readonly #maxEnds: number;
   readonly #maxIds: number;
@@ -363,6 +371,7 @@ export class GraphCache {
     c.onLostGroup(() => {
       this.#workspaces.clear();
       this.#seq = -1;
+      this.#readAt = '';
     });
   }
 
@@ -469,6 +478,13 @@ export class GraphCache {
   }
 
   #catchUp(): void {
+    const stamp = `${this.c.writtenRows()}:${this.c.othersVersion()}`;
+    if (stamp === this.#readAt) return;
+    this.#applyLog();
+    this.#readAt = stamp;
+  }
+
+  #applyLog(): void {
     if (this.#seq < 0) {
       this.#restart();
       return;

@@ -76,6 +76,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const store: Store = {
     kind: 'sqlite',
     close: () => c.close(),
+    beginCall: () => c.beginCall(),
     ...asyncMethods(c, {
       init: () => c.open(),
       ...settingsMethods(c),

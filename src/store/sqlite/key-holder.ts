@@ -46,10 +46,11 @@ const FIND_KEY_HOLDER = `SELECT ${selected(KEY)}, ${selected(USER)}, ${selected(
  * remember to drop the cache) and no other connection has committed since
  * (`Connection.othersVersion`, `PRAGMA data_version`: the CLI, another process; it also moves when
  * the connection opens the database again, which starts both counters over). A revocation, a role
- * or plan change, a new key, made anywhere, shows in the next read. Entries are filled only where
- * the connection allows caching (`Connection.cacheable`: not inside a transaction body that may
- * still roll back) and all are dropped when a group of writes fails to commit (whose rows an entry
- * read between its calls may hold). An unknown hash is not kept, so guessed keys cannot fill the
+ * or plan change, a new key, made anywhere, shows in the next read (with calls in flight, in the
+ * next call begun: Connection.beginCall). Entries are filled only where the connection allows
+ * caching (`Connection.cacheable`: not inside a transaction body that may still roll back) and all
+ * are dropped when a group of writes fails to commit (whose rows an entry read between its calls
+ * may hold). An unknown hash is not kept, so guessed keys cannot fill the
  * map; it holds at most MAX_HOLDERS entries. Holders are frozen, since calls share them.
  */
 const MAX_HOLDERS = 10_000;

@@ -70,7 +70,8 @@ function patchObjectType(c: Connection, row: ObjectTypeRow, columns: Record<stri
  * valid while nothing changed the data model: this connection's writes bump `generation` (so does
  * a group of writes that failed to commit, Connection.onLostGroup), and `Connection.othersVersion`
  * (`PRAGMA data_version`) moves when another connection (the CLI, another process) commits or the
- * database is opened again. Cached values are frozen because requests share them.
+ * database is opened again (with calls in flight, checked once per call begun:
+ * Connection.beginCall). Cached values are frozen because requests share them.
  */
 class ObjectTypeCache {
   #generation = 0;

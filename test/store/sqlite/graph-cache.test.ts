@@ -47,6 +47,17 @@ describe('the SQLite graph cache', () => {
     return other;
   }
 
+  /** A new store with `people`, a second store on its file and a Connection of its own for the cache under test. */
+  async function beside() {
+    t = await tempStore();
+    const other = await otherStore();
+    const { ws, id } = await people(t.store);
+    const c = new Connection(t.path);
+    c.open();
+    others.push(c);
+    return { other, ws, id, c };
+  }
+
   it('sees writes made through another connection to the same file, bulk ones too', async () => {
     t = await tempStore();
     const other = await otherStore();
@@ -64,6 +75,41 @@ describe('the SQLite graph cache', () => {
     await other.createLinks(ws.id, [knows(id.Ann, id.Cat)]);
     expect(await around()).toEqual(['Ann-company->Acme', 'Ann-knows->Cat']);
     expect(show(await t.store.edgesAmong(ws.id, [id.Ann, id.Ben, id.Cat]))).toEqual(['Ann-knows->Cat']);
+  });
+
+  it('reads its change log only after a write, and inside calls once per call begun', async () => {
+    const { other, ws, id, c } = await beside();
+    const held = new GraphCache(c);
+    let logReads = 0;
+    const rows = c.rows.bind(c);
+    c.rows = ((sql: string, ...params: Parameters<typeof c.rows>[1][]) => {
+      if (sql.includes('FROM graph_changes')) logReads++;
+      return rows(sql, ...params);
+    }) as typeof c.rows;
+    const related = () => held.relatedRecords(ws.id, id.Ben)!.map((r) => r.to_id).sort();
+    expect(related()).toEqual([id.Acme]);
+    const before = logReads;
+    for (let i = 0; i < 5; i++) expect(related()).toEqual([id.Acme]);
+    expect(logReads).toBe(before);
+
+    // Another connection's commit, then this connection's own write (to another workspace's log).
+    await other.createLink(ws.id, knows(id.Ben, id.Cat), []);
+    expect(related()).toEqual([id.Acme, id.Cat].sort());
+    expect(logReads).toBe(before + 1);
+    c.run('INSERT INTO graph_changes (workspace_id, a, b) VALUES (?, ?, NULL)', 'ws_elsewhere', 'rec_elsewhere');
+    expect(related()).toEqual([id.Acme, id.Cat].sort());
+    expect(logReads).toBe(before + 2);
+
+    // In a call, another connection's commit shows from the next call begun on.
+    const first = c.beginCall();
+    expect(related()).toEqual([id.Acme, id.Cat].sort());
+    await other.createLink(ws.id, knows(id.Ben, id.Ann), []);
+    expect(related()).toEqual([id.Acme, id.Cat].sort());
+    const second = c.beginCall();
+    expect(related()).toEqual([id.Acme, id.Ann, id.Cat].sort());
+    expect(logReads).toBe(before + 3);
+    second();
+    first();
   });
 
   it('logs a bulk write once for the whole workspace, and never commits the pause mark', async () => {
@@ -158,12 +204,7 @@ describe('the SQLite graph cache', () => {
   });
 
   it('keeps each record\'s relations (getRelations) exact through writes by another connection', async () => {
-    t = await tempStore();
-    const other = await otherStore();
-    const { ws, id } = await people(t.store);
-    const c = new Connection(t.path);
-    c.open();
-    others.push(c);
+    const { other, ws, id, c } = await beside();
     const names = new Map(Object.entries(id).map(([name, recordId]) => [recordId, name]));
     const show = (related: RelatedRecord[] | undefined) =>
       related?.map((r) => `${names.get(r.from_id)}-${r.type}->${names.get(r.to_id)} (${r.other.display_name})`);

@@ -90,6 +90,35 @@ describe('the SQLite key holder cache', () => {
     }
   });
 
+  it('sees each change made through another connection in the next call begun, however many calls are in flight', async () => {
+    const path = join(dir, 'calls.sqlite');
+    const made = await keyed(path);
+    const server = createSqliteStore({ path });
+    await server.init();
+    const cli = createSqliteStore({ path });
+    await cli.init();
+    try {
+      // A long call stays in flight throughout; each change below is read by a call begun after it.
+      const long = server.beginCall();
+      expect((await server.findKeyHolder(made.hash))!.key.revoked_at).toBeNull();
+      await cli.revokeApiKey(made.key.id);
+      const next = server.beginCall();
+      expect((await server.findKeyHolder(made.hash))!.key.revoked_at).not.toBeNull();
+      next();
+      await cli.updateUserRole(made.ws.id, made.user.id, 'admin');
+      const after = server.beginCall();
+      expect((await server.findKeyHolder(made.hash))!.user!.role).toBe('admin');
+      after();
+      long();
+      // No call in flight: every read checks again.
+      await cli.updateWorkspace(made.ws.id, { plan: 'enterprise' });
+      expect((await server.findKeyHolder(made.hash))!.workspace!.plan).toBe('enterprise');
+    } finally {
+      await cli.close();
+      await server.close();
+    }
+  });
+
   it('drops what it kept when the store is closed and opened again (both counters start over)', async () => {
     const path = join(dir, 'reopened.sqlite');
     const { hash, key } = await keyed(path);

@@ -25,6 +25,44 @@ describe('the SQLite object type cache', () => {
     await server.close();
   });
 
+  it('checks for another connection\'s commits once per call begun while calls are in flight', async () => {
+    const path = join(dir, 'calls.sqlite');
+    const server = createSqliteStore({ path });
+    await server.init();
+    const cli = createSqliteStore({ path });
+    await cli.init();
+    const ws = await server.createWorkspace({ name: 'Cache', objectTypes: [...STANDARD_OBJECT_TYPES] });
+    const fields = async () => (await server.getObjectType(ws.id, 'companies'))!.fields.map((f) => f.slug);
+    try {
+      const first = server.beginCall();
+      expect(await fields()).not.toContain('tier');
+      await cli.addField(ws.id, 'companies', { slug: 'tier', name: 'Tier', type: 'text' });
+      // Committed while the call runs: the call goes on with what it checked when it began...
+      expect(await fields()).not.toContain('tier');
+      // ...and a call begun after the commit sees it (so does the first, from then on).
+      const second = server.beginCall();
+      expect(await fields()).toContain('tier');
+      second();
+      first();
+      // With no call in flight every read checks: the bracket ended, nothing is kept.
+      await cli.addField(ws.id, 'companies', { slug: 'region', name: 'Region', type: 'text' });
+      expect(await fields()).toContain('region');
+      // Ending a call twice does not end another one.
+      const third = server.beginCall();
+      const fourth = server.beginCall();
+      third();
+      third();
+      expect(await fields()).toContain('region');
+      await cli.addField(ws.id, 'companies', { slug: 'segment', name: 'Segment', type: 'text' });
+      expect(await fields()).not.toContain('segment');
+      fourth();
+      expect(await fields()).toContain('segment');
+    } finally {
+      await cli.close();
+      await server.close();
+    }
+  });
+
   it('drops what it kept when the store is closed and opened again (data_version starts over)', async () => {
     const path = join(dir, 'reopened.sqlite');
     const store = createSqliteStore({ path });
