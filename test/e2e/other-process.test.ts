@@ -1,6 +1,6 @@
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 import { callTool, startHarness, STYLES, type Harness } from './harness.ts';
@@ -46,20 +46,57 @@ describe('changes made by another process while a call is in flight', () => {
   }
 
   it('shows a revoked key and a new field to every call begun after them, over every style', async () => {
+    // Counts the server's authentications, to know when the half-sent call has authenticated.
+    const store = h.server.store;
+    const original = store.findKeyHolder;
+    let authenticated = 0;
+    store.findKeyHolder = async (hash) => {
+      const holder = await original.call(store, hash);
+      authenticated++;
+      return holder;
+    };
     const inFlight = callInFlight(h.ws.owner.key);
     try {
+      await vi.waitFor(() => expect(authenticated).toBe(1));
+      store.findKeyHolder = original;
       await changesShow();
       // The first call authenticated before the changes (to another key); it completes as usual.
       expect(await inFlight.finish()).toBe(200);
     } finally {
+      store.findKeyHolder = original;
       inFlight.req.destroy();
     }
   });
 
-  async function changesShow(): Promise<void> {
-    // A whole call after it, so the server has surely read the first call's headers by then.
-    expect((await callTool(h, 'rest', h.ws.owner.key, 'objects.list', {})).ok).toBe(true);
+  it('brackets each call of every style once, and ends each bracket by the answer', async () => {
+    const store = h.server.store;
+    const original = store.beginCall;
+    let begun = 0;
+    let open = 0;
+    store.beginCall = () => {
+      begun++;
+      open++;
+      const ended = original.call(store);
+      return () => {
+        open--;
+        ended();
+      };
+    };
+    try {
+      for (const style of STYLES) expect((await callTool(h, style, h.ws.owner.key, 'objects.list', {})).ok).toBe(true);
+      const res = await fetch(`${h.url}/graphql`, {
+        method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ objectTypes { slug } }' }),
+      });
+      expect(res.status).toBe(200);
+      expect(await callTool(h, 'rest', 'crm_live_not-a-real-key-not-a-real-key-not-a-real', 'objects.list', {})).toMatchObject({ status: 401 });
+      expect(begun).toBe(STYLES.length + 2);
+      expect(open).toBe(0);
+    } finally {
+      store.beginCall = original;
+    }
+  });
 
+  async function changesShow(): Promise<void> {
     const key = await h.keyFor(h.ws, h.ws.member.user_id);
     // /graphql as well: the bracket is the authentication step every edge shares.
     const graphql = async (as: string) => (await fetch(`${h.url}/graphql`, {
