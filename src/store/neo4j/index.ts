@@ -24,6 +24,9 @@ export { translateNeo4jError } from './errors.ts';
 export { applyNeo4jSchema, applyNeo4jSchema as migrateNeo4j, schemaStatements } from './schema.ts';
 export { purgeNeo4jWorkspaces } from './purge.ts';
 
+/** The end of a call's bracket (Store.beginCall), which this store does not need. */
+const callEnded = (): void => undefined;
+
 /**
  * The production Store on Neo4j (community edition, no plugins). `init()` checks the connection
  * once — failing fast with `unavailable` naming the address — and applies `schema/neo4j/*.cypher`.
@@ -31,8 +34,6 @@ export { purgeNeo4jWorkspaces } from './purge.ts';
  * reads in pages and `loadDump` writes in batches (dump.ts, load.ts): neither holds a transaction
  * open across the caller's awaits.
  */
-const callEnded = (): void => undefined;
-
 export function createNeo4jStore(opts: Neo4jOptions): Store {
   const conn = new Connection(opts);
   return {

@@ -180,12 +180,13 @@ export class Connection {
   /**
    * Marks a call in flight (the gateway's, from authentication to its answer) until the returned
    * function runs. `PRAGMA data_version` is a statement that takes the WAL's read lock (two
-   * `fcntl` calls), and a call validated three caches with it (key holder, object types, the graph
-   * cache's change log), each read in the call's own turn. While calls are in flight
-   * `othersVersion` is read once after each call begins and kept until the next one begins: a call
-   * still sees every commit another connection made before it began, and one made while it runs
-   * shows from the next call on, as it would had the commit come a moment later. With no call in
-   * flight (the CLI, tests, background work between calls) every `othersVersion` reads anew.
+   * `fcntl` calls), and a call checked three caches with such a statement each (the key holder
+   * and object types by this version, the graph cache by reading its change log). While calls are
+   * in flight `othersVersion` is read once after each call begins and kept until the next one
+   * begins: a call still sees every commit another connection made before it began, and one made
+   * while it runs shows from the next call on, as it would had the commit come a moment later.
+   * With no call in flight (the CLI, tests, background work between calls) every `othersVersion`
+   * reads anew.
    */
   beginCall(): () => void {
     this.#calls++;

@@ -343,8 +343,9 @@ export class GraphCache {
   /**
    * `writtenRows` and `othersVersion` as they stood when the log was last read. Only a write
    * appends to the log, and any write moves one of them (this connection's rows, trigger programs
-   * included; another connection's commit), so while both stand the log holds nothing new and is
-   * not read: a statement that takes the WAL's read lock saved on every call.
+   * included; another connection's commit, seen with calls in flight from the next call begun), so
+   * while both stand the log holds nothing new and is not read: a statement that takes the WAL's
+   * read lock saved on every call.
    */
   #readAt = '';
   readonly #workspaces = new Map<string, WorkspaceGraph>();
