@@ -54,7 +54,8 @@ const baseChild = (await import(pathToFileURL(join(resolve(values.base), 'bench/
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const dataset = await ensureDataset(DATA, size, log);
 pin(process.pid, 0);
-const dirs = [runCopy(dataset, DATA), runCopy(dataset, DATA)] as const;
+// Two copies: servers sharing one file would take each other's write lock.
+const dirs = [runCopy(dataset, DATA, 'run-base'), runCopy(dataset, DATA, 'run-this')] as const;
 const servers: Record<'base' | 'this', ServerChild> = {
   base: await baseChild.startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[0] }, cpu: 1 }),
   this: await startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[1] }, cpu: 1 }),

@@ -219,9 +219,12 @@ function* chunks<T>(items: readonly T[], size: number): IterableIterator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
-/** A private copy of the cached store for one server run (creates must not grow the cache). */
-export function runCopy(dataset: Dataset, root: string): string {
-  const dir = join(root, 'run');
+/**
+ * A private copy of the cached store for one server run (creates must not grow the cache), made
+ * afresh in `root/<name>`: two servers up at once need two names.
+ */
+export function runCopy(dataset: Dataset, root: string, name = 'run'): string {
+  const dir = join(root, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(dataset.dir, dir, { recursive: true });
