@@ -56,9 +56,13 @@ const dataset = await ensureDataset(DATA, size, log);
 pin(process.pid, 0);
 // Two copies: servers sharing one file would take each other's write lock.
 const dirs = [runCopy(dataset, DATA, 'run-base'), runCopy(dataset, DATA, 'run-this')] as const;
+const base = await baseChild.startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[0] }, cpu: 1 });
 const servers: Record<'base' | 'this', ServerChild> = {
-  base: await baseChild.startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[0] }, cpu: 1 }),
-  this: await startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[1] }, cpu: 1 }),
+  base,
+  this: await startChild('crm', { env: { ...GATEWAY_ENV, DATA_DIR: dirs[1] }, cpu: 1 }).catch(async (err: unknown) => {
+    await base.stop();
+    throw err;
+  }),
 };
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
