@@ -19,7 +19,7 @@
  * 20,000 calls is half a microsecond a call. Never part of `npm test` nor of `npm run bench`.
  */
 import { rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,7 +27,7 @@ import { CASES, caseName, Sampler } from './lib/cases.ts';
 import { GATEWAY_ENV, startChild, type ServerChild } from './lib/child.ts';
 import { ensureDataset, runCopy } from './lib/dataset.ts';
 import { cpuSeconds, pin } from './lib/proc.ts';
-import { caseCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
+import { caseCall, sendCall, STYLES, type Style } from './lib/styles.ts';
 
 const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
 const USAGE = 'npx tsx bench/ab.ts --base <dir> [--tool records.get] [--style rest] [--size 10000] [--rounds 8] [--calls 20000] [--connections 10]';
@@ -67,28 +67,12 @@ const servers: Record<'base' | 'this', ServerChild> = {
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
-function send(url: string, call: HttpCall): Promise<void> {
-  return new Promise((done, fail) => {
-    const req = request(`${url}${call.path}`, { method: call.method, agent, headers: { ...call.headers, 'content-length': Buffer.byteLength(call.body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode === 200 && looksSuccessful(style, text)) done();
-        else fail(new Error(`${call.path}: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
-      });
-    });
-    req.on('error', fail);
-    req.end(call.body);
-  });
-}
-
 /** `n` calls from `connections` callers, each drawing the next parameters of one seeded sampler. */
 async function load(url: string, n: number): Promise<void> {
   const sampler = new Sampler(dataset.sample);
   let left = n;
   await Promise.all(Array.from({ length: connections }, async () => {
-    while (left-- > 0) await send(url, caseCall(bench!, style, dataset.key, sampler));
+    while (left-- > 0) await sendCall(url, caseCall(bench!, style, dataset.key, sampler), style, agent);
   }));
 }
 

@@ -22,7 +22,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ import { GATEWAY_ENV, startChild, type ServerChild } from './lib/child.ts';
 import { ensureDataset, runCopy } from './lib/dataset.ts';
 import { settle } from './lib/proc.ts';
 import { ratio } from './lib/report.ts';
-import { BASELINE_CALL, caseCall, looksSuccessful, STYLES, type HttpCall, type Style } from './lib/styles.ts';
+import { BASELINE_CALL, caseCall, sendCall, STYLES, type HttpCall, type Style } from './lib/styles.ts';
 
 const DATA = join(fileURLToPath(new URL('.', import.meta.url)), '.data');
 /** Start-up under valgrind is many times slower than the 180 s bench/lib/child.ts allows by default. */
@@ -129,25 +129,8 @@ class CountedServer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One call; the answer must be a success in the style's own terms. */
-function send(url: string, call: HttpCall, style: Style): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${call.path}`, { method: call.method, agent, headers: { ...call.headers, 'content-length': Buffer.byteLength(call.body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200 || !looksSuccessful(style, text)) reject(new Error(`${call.path}: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
-        else resolve();
-      });
-    });
-    req.on('error', reject);
-    req.end(call.body);
-  });
-}
-
 async function calling(url: string, n: number, next: () => HttpCall, style: Style): Promise<void> {
-  for (let i = 0; i < n; i++) await send(url, next(), style);
+  for (let i = 0; i < n; i++) await sendCall(url, next(), style, agent);
 }
 
 /**

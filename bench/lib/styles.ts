@@ -1,3 +1,4 @@
+import { request, type Agent } from 'node:http';
 import { CATALOG } from '../../gateway/tools/index.ts';
 import type { BenchCase, Sampler } from './cases.ts';
 
@@ -75,6 +76,27 @@ export function looksSuccessful(style: Style, body: string): boolean {
     case 'graphql':
       return !body.includes('"errors"');
   }
+}
+
+/**
+ * Sends one call on `agent`'s keep-alive connections and resolves once its answer is a 200 and a
+ * success in the style's own terms (looksSuccessful); rejects with the status and the start of
+ * the body otherwise. For the tools that drive servers call by call (instructions.ts, ab.ts).
+ */
+export function sendCall(url: string, call: HttpCall, style: Style, agent: Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${call.path}`, { method: call.method, agent, headers: { ...call.headers, 'content-length': Buffer.byteLength(call.body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode !== 200 || !looksSuccessful(style, text)) reject(new Error(`${call.path}: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
+        else resolve();
+      });
+    });
+    req.on('error', reject);
+    req.end(call.body);
+  });
 }
 
 /** The tool result inside an answer, or an Error saying why the answer is not a success. */
