@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
-import { callTool, startHarness, STYLES, type Harness } from './harness.ts';
+import { holdWriteLock } from '../support/lock-holder.ts';
+import { callTool, startHarness, STYLES, type Harness, type Outcome } from './harness.ts';
 
 /**
  * The CLI (another process, another connection to the same file) changes keys and the data model
@@ -93,6 +94,32 @@ describe('changes made by another process while a call is in flight', () => {
       expect(open).toBe(0);
     } finally {
       store.beginCall = original;
+    }
+  });
+
+  it('keeps every write made while another process holds the write lock, over every style', async () => {
+    const key = h.ws.owner.key;
+    const idOf = (outcome: Outcome): string => {
+      if (!outcome.ok) throw new Error(`${outcome.status} ${outcome.code}: ${outcome.message}`);
+      return outcome.result.record_id;
+    };
+    const made = (await Promise.all(STYLES.map((style) => callTool(h, style, key, 'records.create', { object_type_slug: 'contacts', data: { name: `Before ${style}` } })))).map(idOf);
+    const holder = await holdWriteLock(join(h.config.dataDir, 'crm.sqlite'), h.ws.id, 300);
+    try {
+      const writes = await Promise.all(STYLES.flatMap((style, i) => [
+        callTool(h, style, key, 'records.create', { object_type_slug: 'contacts', data: { name: `During ${style}` } }),
+        callTool(h, style, key, 'records.update', { record_id: made[i]!, data: { name: `Renamed ${style}` } }),
+      ]));
+      await holder.released;
+      expect(writes.map((w) => (w.ok ? 'kept' : `${w.status} ${w.code}`))).toEqual(STYLES.flatMap(() => ['kept', 'kept']));
+      for (const [i, style] of STYLES.entries()) {
+        const created = await callTool(h, style, key, 'records.get', { record_id: idOf(writes[2 * i]!) });
+        expect(created).toMatchObject({ ok: true, result: { data: { name: `During ${style}` } } });
+        const renamed = await callTool(h, style, key, 'records.get', { record_id: made[i]! });
+        expect(renamed).toMatchObject({ ok: true, result: { data: { name: `Renamed ${style}` } } });
+      }
+    } finally {
+      holder.kill();
     }
   });
 

@@ -135,7 +135,7 @@ export function aggregateMethods(c: Connection) {
       };
       const whole = (): Partial[] => read({ blocks: false }, query.max_rows);
       const kept = space === RECORDS && c.cacheable
-        ? c.tx(() => blockCache(c).read(scopePk, JSON.stringify(query), {
+        ? c.read(() => blockCache(c).read(scopePk, JSON.stringify(query), {
           all: (limit) => read({ blocks: true }, limit),
           block: (block, limit) => read({ block }, limit),
         }, merge))

@@ -51,7 +51,7 @@ export class Connection {
    * four variants each call (about a tenth of what a create allocated), and the wrapper decides
    * BEGIN or SAVEPOINT when it is called, not when it is made.
    */
-  #transaction: ((fn: () => unknown) => unknown) | null = null;
+  #transaction: Database.Transaction<(fn: () => unknown) => unknown> | null = null;
   /** What the writes of the open transaction owe, by key: settled just before it commits (see owe). */
   readonly #owed = new Map<string, { total: number; settle: (total: number) => void }>();
   /** BEGIN, COMMIT and ROLLBACK of a group's transaction, prepared once per writable database (see tx). */
@@ -147,7 +147,7 @@ export class Connection {
     }
     this.#db = db;
     this.#transaction = db.transaction((fn: () => unknown) => fn());
-    this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+    this.#groupStatements = db.readonly ? null : { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
     this.#versions = { totalChanges: db.prepare('SELECT total_changes()').pluck(), dataVersion: db.prepare('PRAGMA data_version').pluck() };
     this.#opens++;
     this.#callVersion = null;
@@ -285,6 +285,14 @@ export class Connection {
    * Runs `fn` in a transaction (a savepoint when nested); a throw rolls back what `fn` wrote. The
    * outermost transaction settles what its writes owe (see owe) after `fn`, before it commits.
    *
+   * The outermost transaction takes the write lock when it begins (BEGIN IMMEDIATE), so while
+   * another process (the CLI, a second server) holds it, the transaction waits for it up to the
+   * busy timeout. A transaction begun deferred that reads before it writes cannot wait: SQLite
+   * fails its first write at once with SQLITE_BUSY (a reader that waited for the lock could
+   * deadlock with the writer, or find its snapshot stale once it had it), and every call of its
+   * group answered `unavailable` while the other process wrote. A transaction that only reads
+   * goes through `read`, which takes no write lock.
+   *
    * Inside a Store call (see grouped) the outermost transaction is not committed at once: it stays
    * open until the event loop turns (setImmediate), and the transactions of the Store calls made
    * meanwhile (the other requests of the same turn) run in it, each in a savepoint of its own, so
@@ -294,7 +302,7 @@ export class Connection {
    * committed together write a fraction of the frames ten commits do. A Store call that ran while
    * a group was open resolves only once it has committed (groupCommitted), so no answer shows a
    * write before it is durable, and a failed COMMIT fails every call of the group. A transaction
-   * that wrote nothing (a consistent read) commits at once and opens no group. A transaction
+   * that wrote nothing (a write that found nothing to change) commits at once and opens no group. A transaction
    * outside a Store call (a timer's catch-up, tests driving a Connection) commits any open group
    * first and then runs on its own, as before. Reads between a group's calls keep the caches
    * (cacheable).
@@ -325,7 +333,7 @@ export class Connection {
     let result: T;
     try {
       result = fn();
-      // A transaction that wrote nothing (a consistent read) commits at once: nothing to share.
+      // A transaction that wrote nothing commits at once: nothing to share.
       if (this.writtenRows() === written && this.#owed.size === 0) {
         commit.run();
         return result;
@@ -377,16 +385,41 @@ export class Connection {
     return this.#lostGroups;
   }
 
-  /** A transaction of its own: BEGIN, `fn`, what its writes owe, COMMIT. */
+  /** A transaction of its own: BEGIN IMMEDIATE, `fn`, what its writes owe, COMMIT. */
   #alone<T>(fn: () => T): T {
     try {
-      return this.#transaction!(() => {
+      return this.#transaction!.immediate(() => {
         const result = fn();
         for (const owed of this.#owed.values()) owed.settle(owed.total);
         return result;
       }) as T;
     } finally {
       this.#owed.clear();
+    }
+  }
+
+  /**
+   * Runs `fn`, which only reads, in one snapshot: a deferred transaction of its own, which takes
+   * no write lock, so it neither waits for another process's writes nor holds theirs up. Inside a
+   * transaction (a caller's, or the open group's between Store calls) `fn` runs in it and sees
+   * its writes. A `fn` that writes is a bug, refused once it has run (its writes roll back): its
+   * write would have had to wait for the lock after reading, which SQLite cannot do (see tx).
+   */
+  read<T>(fn: () => T): T {
+    if (!this.#transaction) throw notOpen();
+    const db = this.db;
+    if (this.#group && !(this.#grouping && db.inTransaction)) this.#settleGroup(this.#group);
+    this.#depth++;
+    try {
+      if (db.inTransaction) return fn();
+      const written = this.writtenRows();
+      return this.#transaction.deferred(() => {
+        const result = fn();
+        if (this.writtenRows() !== written) throw new Error('Connection.read: the body wrote rows; writes go through tx');
+        return result;
+      }) as T;
+    } finally {
+      this.#depth--;
     }
   }
 

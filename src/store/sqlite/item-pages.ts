@@ -82,7 +82,7 @@ export function pageItems<Row>(
     params: [scopePk, ...condition.params],
   });
   const cacheable = c.cacheable;
-  return c.tx(() => {
+  return c.read(() => {
     const countAll = (): number => (matches && space.valuesOnlyLive ? countFromValues(c, space, scopePk, matches) : count(c, from(`${space.table} r`, where)));
     const key = matches ? `${matches.complement}\u0000${matches.sql}\u0000${JSON.stringify(matches.params)}` : '';
     const total = countCache(c).total(space, scopePk, key, cacheable, countAll);

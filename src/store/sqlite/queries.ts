@@ -50,7 +50,7 @@ export function queryMethods(c: Connection) {
       // Single writes leave their search rows behind: written here first, a search sees every one.
       catchUpSearch(c);
       const reader = c.scattered;
-      return reader.tx(() => {
+      return reader.read(() => {
         // Each plain word as the terms it starts (search-terms.ts), read in the same snapshot as the index.
         const prefixes = prefixExpression(reader, match.typed);
         if (prefixes === null) return { items: [], total: 0 };

@@ -82,7 +82,7 @@ export function whereAll(from: string, conditions: ReadonlyArray<SqlFragment | u
 export function pageRows<Row>(
   c: Connection, columns: string, from: SqlFragment, orderBy: string, page: { offset: number; limit: number },
 ): { rows: Row[]; total: number } {
-  return c.tx(() => ({ rows: pageOf<Row>(c, columns, from, orderBy, page.offset, page.limit), total: count(c, from) }));
+  return c.read(() => ({ rows: pageOf<Row>(c, columns, from, orderBy, page.offset, page.limit), total: count(c, from) }));
 }
 
 /** A condition only when its value is given. */

@@ -78,7 +78,7 @@ export function timelineMethods(c: Connection) {
       const orderBy = query.record_id === undefined ? 'e.id DESC' : 'er.event_id DESC';
       // A read inside a caller's transaction may see events that roll back: it counts, uncached.
       const whole = query.record_id === undefined && since === '' && c.cacheable;
-      return c.tx(() => ({
+      return c.read(() => ({
         items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
         total: whole ? eventTotals(c).total(workspaceId, () => count(c, from)) : count(c, from),
       }));

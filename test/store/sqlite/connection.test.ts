@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,5 +167,80 @@ describe('SQLite connection', () => {
   it('has no second connection in memory: a second one would be another database', () => {
     const conn = open();
     expect(conn.scattered).toBe(conn);
+  });
+
+  describe('locks, against a second connection on the file', () => {
+    let dir: string;
+    let other: Database.Database | undefined;
+    afterEach(() => {
+      other?.close();
+      other = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    });
+    /** The connection on a file, and a second one that never waits for a lock. */
+    const openFile = (): Connection => {
+      dir = mkdtempSync(join(tmpdir(), 'crm-locks-'));
+      const path = join(dir, 'crm.db');
+      c = new Connection(path);
+      c.open();
+      c.db.exec('CREATE TABLE t (n INTEGER NOT NULL)');
+      other = new Database(path);
+      other.pragma('busy_timeout = 0');
+      return c;
+    };
+
+    it('takes the write lock when a transaction begins, before its first write', () => {
+      const conn = openFile();
+      conn.tx(() => {
+        expect(() => other!.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i);
+        conn.run('INSERT INTO t (n) VALUES (1)');
+      });
+      other!.exec('BEGIN IMMEDIATE; INSERT INTO t (n) VALUES (2); COMMIT');
+      expect(values(conn)).toEqual([1, 2]);
+    });
+
+    it('takes the write lock when a group begins too', async () => {
+      const conn = openFile();
+      conn.grouped(() => conn.tx(() => {
+        expect(() => other!.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i);
+        conn.run('INSERT INTO t (n) VALUES (1)');
+      }), []);
+      await conn.groupCommitted;
+      expect(values(conn)).toEqual([1]);
+    });
+
+    it('reads in one snapshot without the write lock: another connection writes meanwhile', () => {
+      const conn = openFile();
+      conn.run('INSERT INTO t (n) VALUES (1)');
+      const seen = conn.read(() => {
+        const before = values(conn);
+        other!.exec('BEGIN IMMEDIATE; INSERT INTO t (n) VALUES (2); COMMIT');
+        return [before, values(conn)];
+      });
+      expect(seen).toEqual([[1], [1]]);
+      expect(values(conn)).toEqual([1, 2]);
+      expect(conn.db.inTransaction).toBe(false);
+    });
+  });
+
+  it('refuses a read whose body wrote, and rolls the write back', () => {
+    const conn = open();
+    expect(() => conn.read(() => conn.run('INSERT INTO t (n) VALUES (1)'))).toThrow(/wrote rows/);
+    expect(values(conn)).toEqual([]);
+    expect(conn.db.inTransaction).toBe(false);
+  });
+
+  it('reads inside a transaction or an open group in it, seeing its writes', async () => {
+    const conn = open();
+    conn.tx(() => {
+      conn.run('INSERT INTO t (n) VALUES (1)');
+      expect(conn.read(() => values(conn))).toEqual([1]);
+    });
+    conn.grouped(() => conn.tx(() => conn.run('INSERT INTO t (n) VALUES (2)')), []);
+    expect(conn.grouped(() => conn.read(() => values(conn)), [])).toEqual([1, 2]);
+    expect(conn.db.inTransaction).toBe(true);
+    await conn.groupCommitted;
+    expect(conn.db.inTransaction).toBe(false);
+    expect(values(conn)).toEqual([1, 2]);
   });
 });
