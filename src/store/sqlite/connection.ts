@@ -302,10 +302,10 @@ export class Connection {
    * committed together write a fraction of the frames ten commits do. A Store call that ran while
    * a group was open resolves only once it has committed (groupCommitted), so no answer shows a
    * write before it is durable, and a failed COMMIT fails every call of the group. A transaction
-   * that wrote nothing (a write that found nothing to change) commits at once and opens no group. A transaction
-   * outside a Store call (a timer's catch-up, tests driving a Connection) commits any open group
-   * first and then runs on its own, as before. Reads between a group's calls keep the caches
-   * (cacheable).
+   * that wrote nothing (a write that found nothing to change) commits at once and opens no group.
+   * A transaction outside a Store call (a timer's catch-up, tests driving a Connection) commits
+   * any open group first and then runs on its own, as before. Reads between a group's calls keep
+   * the caches (cacheable).
    */
   tx<T>(fn: () => T): T {
     if (!this.#transaction) throw notOpen();
