@@ -1,0 +1,51 @@
+import { WASM } from './wasm/json-escape.wasm.ts';
+
+/**
+ * The escape of a JSON text as a JSON string (gateway/wasm/json-escape.wat), run on the text's
+ * UTF-8 bytes in the module's own memory: the text is encoded once into it, escaped beside it,
+ * and the caller copies both out of `memory` before the next call.
+ */
+const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM, 'base64')));
+const wasmMemory = instance.exports.memory as WebAssembly.Memory;
+const escapeBytes = instance.exports.escape as (n: number, out: number) => number;
+const PAGE = 65_536;
+
+/**
+ * Texts whose UTF-8 form could pass this many bytes are left to the caller's other path: the
+ * module's memory never shrinks, and it holds a text's bytes and up to six times as many escaped
+ * (7 MiB at this bound).
+ */
+export const ESCAPE_MAX_BYTES = 1024 * 1024;
+
+let view = Buffer.from(wasmMemory.buffer);
+
+/** Grows the memory to at least `bytes` and keeps `view` on its current buffer. */
+function room(bytes: number): Buffer {
+  const short = bytes - wasmMemory.buffer.byteLength;
+  if (short > 0) wasmMemory.grow(Math.ceil(short / PAGE));
+  if (view.buffer !== wasmMemory.buffer) view = Buffer.from(wasmMemory.buffer);
+  return view;
+}
+
+/** Where `escapedJson` left its answer: valid until the next call. */
+export interface EscapedJson {
+  /** The module's memory: the text's UTF-8 bytes at [0, bytes), its escape at [from, to). */
+  memory: Buffer;
+  bytes: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The UTF-8 bytes of `json` and, beside them, the bytes of JSON.stringify(json) without its two
+ * quotes, for a text whose UTF-8 form fits ESCAPE_MAX_BYTES (3 bytes per UTF-16 unit at most).
+ */
+export function escapedJson(json: string): EscapedJson {
+  const worst = 3 * json.length;
+  if (worst > ESCAPE_MAX_BYTES) throw new RangeError(`escapedJson takes texts of up to ${ESCAPE_MAX_BYTES / 3} units`);
+  const bytes = room(worst + 32).write(json, 0, 'utf8');
+  // Past the bytes, 32 for the 16-byte reads of the last runs; the escape then needs at most 6 a byte.
+  const from = (bytes + 32 + 15) & ~15;
+  const memory = room(from + 6 * bytes + 32);
+  return { memory, bytes, from, to: escapeBytes(bytes, from) };
+}
