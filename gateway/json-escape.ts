@@ -44,7 +44,7 @@ export function escapedJson(json: string): EscapedJson {
   const worst = 3 * json.length;
   if (worst > ESCAPE_MAX_BYTES) throw new RangeError(`escapedJson takes texts of up to ${ESCAPE_MAX_BYTES / 3} units`);
   const bytes = room(worst + 32).write(json, 0, 'utf8');
-  // Past the bytes, 32 for the 16-byte reads of the last runs; the escape then needs at most 6 a byte.
+  // The escape reads up to 15 bytes past the text and writes up to 6 a byte and 15 past its end (json-escape.wat).
   const from = (bytes + 32 + 15) & ~15;
   const memory = room(from + 6 * bytes + 32);
   return { memory, bytes, from, to: escapeBytes(bytes, from) };

@@ -49,8 +49,8 @@
     (i32.add (local.get $o) (i32.const 6)))
 
   ;; Escapes bytes [0, $n) as the inside of a JSON string into memory from $out; returns the end.
-  ;; Memory must hold $n + 32 bytes before $out (a 16-byte load may read up to 31 bytes past a
-  ;; run's start) and 6 * $n + 32 bytes from it (each run is copied as a whole 16-byte store).
+  ;; Memory must hold $n + 16 bytes before $out (the 16-byte load of the last run may read 15
+  ;; bytes past the text) and 6 * $n + 16 from it (each run is copied as a whole 16-byte store).
   (func (export "escape") (param $n i32) (param $out i32) (result i32)
     (local $i i32) (local $o i32) (local $s i32) (local $p i32) (local $bits i32) (local $v v128) (local $b i32)
     (local.set $o (local.get $out))
