@@ -18,8 +18,8 @@
  * - `... in table order`: the rows sorted by the table's key (record, field) instead of the value
  *   indexes' order, so the table is appended to and the indexes take each row where it falls;
  * - `... no foreign key`: no parent lookup in `records` per row;
- * - `... 20,000 a transaction`: four times the records per transaction (each commit then writes
- *   the pages that four batches would have written again and again).
+ * - `... 20,000 a transaction`: four times the records per transaction (a commit writes each page
+ *   it changed once, however many of the transaction's rows it took).
  *
  * Prints the statements' time per layout and round, the pages the value tables fill, and the
  * COMMITs' time. The WAL is checkpointed after each commit, outside the times, as the service's
