@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { CrmError } from '../src/domain/errors.ts';
-import { ESCAPE_MAX_BYTES, escapedJson } from './json-escape.ts';
+import { escapable, escapedJson } from './json-escape.ts';
 
 /**
  * Reads a JSON request body with a size limit. An empty body is `{}` (a tool without
@@ -153,7 +153,7 @@ export function utf8Bytes(text: string): Buffer {
  * description says.
  */
 export function embeddedJsonBytes(head: string, json: string, mid: string, tail: string): Buffer {
-  if (3 * json.length > ESCAPE_MAX_BYTES) return Buffer.from(head + JSON.stringify(json) + mid + json + tail, 'utf8');
+  if (!escapable(json)) return Buffer.from(head + JSON.stringify(json) + mid + json + tail, 'utf8');
   const { memory, bytes, from, to } = escapedJson(json);
   const headBytes = Buffer.byteLength(head);
   const midBytes = Buffer.byteLength(mid);

@@ -36,14 +36,18 @@ export interface EscapedJson {
   to: number;
 }
 
+/** Whether `escapedJson` takes the text: its UTF-8 form (3 bytes per UTF-16 unit at most) surely fits ESCAPE_MAX_BYTES. */
+export function escapable(json: string): boolean {
+  return 3 * json.length <= ESCAPE_MAX_BYTES;
+}
+
 /**
  * The UTF-8 bytes of `json` and, beside them, the bytes of JSON.stringify(json) without its two
- * quotes, for a text whose UTF-8 form fits ESCAPE_MAX_BYTES (3 bytes per UTF-16 unit at most).
+ * quotes, for a text that is `escapable`.
  */
 export function escapedJson(json: string): EscapedJson {
-  const worst = 3 * json.length;
-  if (worst > ESCAPE_MAX_BYTES) throw new RangeError(`escapedJson takes texts of up to ${ESCAPE_MAX_BYTES / 3} units`);
-  const bytes = room(worst + 32).write(json, 0, 'utf8');
+  if (!escapable(json)) throw new RangeError(`escapedJson takes texts of up to ${ESCAPE_MAX_BYTES / 3} units`);
+  const bytes = room(3 * json.length + 32).write(json, 0, 'utf8');
   // The escape reads up to 15 bytes past the text and writes up to 6 a byte and 15 past its end (json-escape.wat).
   const from = (bytes + 32 + 15) & ~15;
   const memory = room(from + 6 * bytes + 32);
