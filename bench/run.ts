@@ -42,7 +42,7 @@ const results: Results = {
   mode: opts.mode, started_at: startedAt.toISOString(), duration_s: 0, machine: machine(),
   settings: {
     connections: opts.connections, seconds: opts.seconds, warmup_seconds: opts.warmupSeconds, sizes: opts.sizes,
-    tools_size: opts.toolsSize, pinned, collected: true, server_env: { ...GATEWAY_ENV },
+    tools_size: opts.toolsSize, pinned, collected: true, quiet_after_writes: true, server_env: { ...GATEWAY_ENV },
   },
   datasets: [], server_starts: [], cells: [],
 };
@@ -55,8 +55,17 @@ async function serve(target: Target, env: Record<string, string> = {}): Promise<
 
 const NO_FIGURES: Figures = { calls_per_s: NaN, p50_ms: NaN, p99_ms: NaN, mean_ms: NaN, calls: 0, errors: 0, bytes_per_answer: NaN };
 
-/** Probes once (the answer must be a success), then measures under load. */
-async function measure(server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_rss_mb'>, next: () => HttpCall, style: Style | null): Promise<Cell> {
+/** Most seconds a write cell waits for the server to go quiet after its load (see `measure`). */
+const QUIET_SECONDS = 30;
+
+/**
+ * Probes once (the answer must be a success), then measures under load. A cell that `writes` then
+ * waits until the server is quiet and counts the CPU it used meanwhile as the cell's: the WAL
+ * checkpoint and search rows its calls left behind, which the next cell would otherwise pay for.
+ */
+async function measure(
+  server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_rss_mb'>, next: () => HttpCall, style: Style | null, writes = false,
+): Promise<Cell> {
   const label = `${cell.phase} ${cell.target}${cell.tool ? ` ${cell.tool} ${cell.style}` : ''}${cell.size ? ` @${cell.size}` : ''}`;
   try {
     const probe = next();
@@ -71,9 +80,14 @@ async function measure(server: ServerChild, cell: Omit<Cell, 'figures' | 'peak_r
   await server.pauses?.collect();
   server.resetPeak();
   const serverCpu = cell.target === 'crm' ? () => cpuSeconds(server.pid) : undefined;
-  const figures = await hammer(server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu, server.pauses);
+  let quietSeconds = 0;
+  const quiet = writes && serverCpu ? async () => void (quietSeconds = await settle(server.pid, QUIET_SECONDS)) : undefined;
+  const figures = await hammer(
+    server.url, next, style && style !== 'rest' ? (body) => looksSuccessful(style, body) : undefined, load, serverCpu, server.pauses, quiet,
+  );
   const peak = server.peakRssMb();
-  const cpu = figures.server_cpu_ms_per_call === undefined ? '' : `, server CPU ${figures.server_cpu_ms_per_call.toFixed(3)} ms/call`;
+  const left = figures.server_cpu_left_ms_per_call === undefined ? '' : ` (${figures.server_cpu_left_ms_per_call.toFixed(3)} of it in the ${quietSeconds.toFixed(1)} s until quiet)`;
+  const cpu = figures.server_cpu_ms_per_call === undefined ? '' : `, server CPU ${figures.server_cpu_ms_per_call.toFixed(3)} ms/call${left}`;
   const paused = figures.server_pauses;
   const pauses = paused ? `, loop delay p99 ${paused.loop_p99_ms.toFixed(1)} ms, GC ${paused.gc_ms_per_s.toFixed(1)} ms/s (max ${paused.gc_max_ms.toFixed(1)})` : '';
   log(`  ${label}: ${Math.round(figures.calls_per_s)} calls/s, p50 ${figures.p50_ms.toFixed(2)} ms, p99 ${figures.p99_ms.toFixed(2)} ms${cpu}${pauses}` +
@@ -134,7 +148,7 @@ async function gateway(dataset: Dataset, phase: 'tools' | 'scale', cases: BenchC
     if (ordered[0] && styles[0]) await resume(server, caller(ordered[0], styles[0]));
     for (const c of ordered) {
       for (const style of styles) {
-        results.cells.push(await measure(server, { phase, target: 'crm', tool: caseName(c), style, size: dataset.size }, caller(c, style), style));
+        results.cells.push(await measure(server, { phase, target: 'crm', tool: caseName(c), style, size: dataset.size }, caller(c, style), style, c.writes === true));
       }
     }
   } finally {

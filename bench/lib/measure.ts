@@ -22,8 +22,11 @@ export interface Figures {
    * The server's CPU time (user + system, all its threads) over the measured run per answer, when
    * the caller gave a way to read it: steadier than calls/s on a shared machine, since time the
    * server waits for a CPU is not in it. Absent for baselines and where /proc is not readable.
+   * With an `afterwards` step it includes the CPU the server used during that step.
    */
   server_cpu_ms_per_call?: number;
+  /** The part of server_cpu_ms_per_call used during the `afterwards` step: work the calls left behind. */
+  server_cpu_left_ms_per_call?: number;
   /** The server's event-loop delay and GC pauses over the measured run, where it records them. */
   server_pauses?: ServerPauses;
 }
@@ -36,11 +39,12 @@ function percentile(sorted: Float64Array, p: number): number {
 /**
  * Drives the server with autocannon; `next` builds each request, so params vary per call.
  * Latency is taken from autocannon's per-response event at sub-millisecond precision (its own
- * histogram keeps whole milliseconds, too coarse for a floor of ~0.5 ms).
+ * histogram keeps whole milliseconds, too coarse for a floor of ~0.5 ms). `afterwards` runs once
+ * the load stops (waiting for the server to go quiet, say) and its server CPU counts as the run's.
  */
 export async function hammer(
   url: string, next: () => HttpCall, verify: ((body: string) => boolean) | undefined, opts: LoadOptions,
-  serverCpuSeconds?: () => number | null, pauses?: PauseProbe,
+  serverCpuSeconds?: () => number | null, pauses?: PauseProbe, afterwards?: () => Promise<void>,
 ): Promise<Figures> {
   const run = (seconds: number, onResponse?: (status: number, ms: number) => void): Promise<autocannon.Result> =>
     new Promise((resolve, reject) => {
@@ -62,8 +66,10 @@ export async function hammer(
   const result = await run(opts.seconds, (status, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
-  const cpuAfter = cpuBefore === null ? null : serverCpuSeconds!();
+  const cpuAtStop = cpuBefore === null ? null : serverCpuSeconds!();
   const paused = await pauses?.read();
+  await afterwards?.();
+  const cpuAfter = cpuBefore === null || !afterwards ? cpuAtStop : serverCpuSeconds!();
   const sorted = Float64Array.from(latencies).sort();
   const ok = sorted.length - result.mismatches;
   return {
@@ -75,8 +81,11 @@ export async function hammer(
     // `errors` already counts timeouts.
     errors: result.errors + result.non2xx + result.mismatches,
     bytes_per_answer: result.throughput.total / Math.max(1, result.requests.total),
-    ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
-      ? { server_cpu_ms_per_call: ((cpuAfter - cpuBefore) * 1000) / result.requests.total }
+    ...(cpuBefore !== null && cpuAtStop !== null && cpuAfter !== null && result.requests.total > 0
+      ? {
+        server_cpu_ms_per_call: ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
+        ...(afterwards ? { server_cpu_left_ms_per_call: ((cpuAfter - cpuAtStop) * 1000) / result.requests.total } : {}),
+      }
       : {}),
     ...(paused ? { server_pauses: paused } : {}),
   };

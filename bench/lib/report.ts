@@ -112,6 +112,7 @@ export function renderMarkdown(r: Results): string {
     `Method: autocannon closed loop on 127.0.0.1, ${s.connections} connections, ${s.seconds} s per cell after ${s.warmup_seconds} s warm-up; ` +
       `server and load generator in separate processes${s.pinned ? ', pinned to one CPU each' : ''}. ` +
       (s.collected ? 'Each gateway cell begins with a full garbage collection in the server, so no cell pays for the garbage of those before it. ' : '') +
+      (s.quiet_after_writes ? 'After a write tool\'s cell the run waits until the server is quiet, and the CPU it used meanwhile (the WAL checkpoint and search rows the calls left behind) counts as that cell\'s, not the next one\'s. ' : '') +
       `Ratios are calls/s over bare node:http measured in this run (mean of its measurements at start, middle and end). ` +
       `The gateway runs with its in-process rate limiter on every call (limit set out of reach). ` +
       `Latency is per call under that load; peak RSS is the server's, per cell (VmHWM reset before each).`,
@@ -128,7 +129,7 @@ export function renderMarkdown(r: Results): string {
     `## Tools on ${n0(s.tools_size)} records, by call style`,
     '',
     '`× REST` compares a style with REST for the same tool: calls/s (throughput) and p50 (latency). ' +
-      'Server CPU is the server process\'s CPU time (all threads) over the measured run per answer: ' +
+      `Server CPU is the server process's CPU time (all threads) over the measured run${s.quiet_after_writes ? ' (for a write tool, until the server was quiet after it)' : ''} per answer: ` +
       'steadier than calls/s when the machine is shared, since time spent waiting for a CPU is not in it. ' +
       'Loop delay p99 is how late the server\'s event loop ran a timer due every 5 ms (a call arriving then waits about as long), ' +
       'GC ms/s its garbage collector\'s pauses per second, both over the measured run: a p99 near the loop delay\'s is the process stalling, not the call.',

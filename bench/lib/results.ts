@@ -45,6 +45,8 @@ export interface Settings {
   pinned: boolean;
   /** Whether each gateway cell began with a full garbage collection in the server (absent in runs before it did). */
   collected?: boolean;
+  /** Whether each write cell's server CPU includes its wait for the server to go quiet after its load (absent in runs before). */
+  quiet_after_writes?: boolean;
   server_env: Record<string, string>;
 }
 
