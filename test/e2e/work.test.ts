@@ -151,6 +151,19 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect((await ok('tasks.list', { record_id: id })).total).toBe(0);
   });
 
+  it('refuses due dates and bounds that are not real days instead of rolling them over, and writes nothing', async () => {
+    const id = await deal('Leap');
+    for (const [params, param] of [
+      [{ title: 'Leap', due_at: '2026-02-29', record_ids: [id] }, 'due_at'],
+      [{ title: 'Leap', due_at: '2026-04-31T12:00:00Z', record_ids: [id] }, 'due_at'],
+    ] as const) {
+      const out = await call('tasks.create', params);
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param, rule: 'format' } });
+    }
+    expect((await ok('tasks.list', { record_id: id })).total).toBe(0);
+    expect(await call('tasks.list', { due_before: '2026-11-31' })).toMatchObject({ ok: false, code: 'validation_error', details: { param: 'due_before' } });
+  });
+
   it("refuses a member's task on someone else's record with 403, and allows it on their own", async () => {
     const others = await deal('Not yours');
     const denied = await call('tasks.create', { title: 'Sneaky', record_ids: [others] }, h.ws.member.key);

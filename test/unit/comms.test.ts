@@ -48,6 +48,10 @@ describe('meeting times', () => {
 
   it('refuses impossible dates and local times without a zone', () => {
     expect(() => toUtc('2027-02-30T09:00', 'starts_at', 'UTC')).toThrow(/ISO-8601/);
+    // Neither with an offset nor as wall-clock time does a day or time that does not exist roll over.
+    for (const bad of ['2026-02-30T10:00:00Z', '2026-11-31T00:00:00Z', '2026-12-01T10:61:00Z', '2026-12-01T10:00:00+25:00', '2026-12-01T10:61', '2026-12-01T24:00', '2026-12-01T10:00:60']) {
+      expect(() => toUtc(bad, 'from', 'UTC'), bad).toThrow(/ISO-8601/);
+    }
     expect(() => toUtc('2027-02-10T09:00', 'ends_at', undefined)).toThrow(/time_zone/);
   });
 });

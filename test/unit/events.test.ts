@@ -51,4 +51,12 @@ describe('task due dates', () => {
     expect(() => normaliseDue('2026-12-01T10:00:00', 'due_at')).toThrow(expect.objectContaining({ code: 'validation_error', details: expect.objectContaining({ param: 'due_at' }) }));
     expect(() => normaliseDue('tomorrow', 'due_before')).toThrow(expect.objectContaining({ details: expect.objectContaining({ param: 'due_before' }) }));
   });
+
+  it('rejects days and times that do not exist instead of rolling them over', () => {
+    for (const bad of ['2026-02-29', '2026-02-30', '2026-04-31', '0000-01-01', '2026-13-01', '2026-02-30T10:00:00Z', '2026-12-01T24:00:00Z', '2026-12-01T10:61:00Z', '2026-12-01T10:00:00+24:00']) {
+      expect(() => normaliseDue(bad, 'due_at'), bad).toThrow(expect.objectContaining({ code: 'validation_error', details: expect.objectContaining({ param: 'due_at', rule: 'format' }) }));
+    }
+    expect(normaliseDue('2028-02-29', 'due_at')).toBe('2028-02-29T23:59:59.999Z');
+    expect(normaliseDue('2026-12-01T23:59:59-23:59', 'due_at')).toBe('2026-12-02T23:58:59.000Z');
+  });
 });

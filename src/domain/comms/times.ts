@@ -1,4 +1,5 @@
 import { validationError } from '../errors.ts';
+import { isCalendarDate, isoTimestamp } from '../fields/values.ts';
 
 const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
@@ -29,15 +30,15 @@ function offsetAt(zone: string, utcMs: number): number {
  */
 export function toUtc(value: string, param: string, zone: string | undefined): string {
   if (WITH_OFFSET.test(value)) {
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(value)) throw badTime(value, param);
-    return new Date(ms).toISOString();
+    const iso = isoTimestamp(value);
+    if (iso === null) throw badTime(value, param);
+    return iso;
   }
   const m = LOCAL.exec(value);
-  if (!m) throw badTime(value, param);
+  // Date.UTC would roll 2026-02-30 over to March and 10:61 to 11:01.
+  if (!m || !isCalendarDate(+m[1]!, +m[2]!, +m[3]!) || +m[4]! > 23 || +m[5]! > 59 || +(m[6] ?? 0) > 59) throw badTime(value, param);
   if (!zone) throw validationError(param, `${param} ${JSON.stringify(value)} has no UTC offset; add one (…Z, …+02:00) or give time_zone`, { rule: 'time_zone_required' });
   const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(m[7] ?? '0').padEnd(3, '0'));
-  if (Number.isNaN(wall) || new Date(wall).getUTCDate() !== +m[3]!) throw badTime(value, param);
   const first = wall - offsetAt(zone, wall);
   return new Date(wall - offsetAt(zone, first)).toISOString();
 }

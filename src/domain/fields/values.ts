@@ -73,22 +73,37 @@ const DATE_EXPECTED = 'a date YYYY-MM-DD';
 
 function date(value: unknown, param: string): string {
   const s = expectString(value, param, DATE_EXPECTED);
-  const m = DATE_SHAPE.exec(s);
-  if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw formatError(param, DATE_EXPECTED, s);
+  if (!isDateText(s)) throw formatError(param, DATE_EXPECTED, s);
   return s;
+}
+
+/** True for `YYYY-MM-DD` naming a real day (isCalendarDate): `2026-02-30` is not one. */
+export function isDateText(text: string): boolean {
+  const m = DATE_SHAPE.exec(text);
+  return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 const TIMESTAMP_SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 const TIMESTAMP_EXPECTED = 'an ISO-8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z';
 
-function timestamp(value: unknown, param: string): string {
-  const s = expectString(value, param, TIMESTAMP_EXPECTED).trim().toUpperCase();
+/**
+ * An ISO-8601 timestamp with `Z` or `±hh:mm` as UTC text (`toISOString`), or null unless every part
+ * is real: a calendar day, a time up to 23:59:59, an offset up to 23:59. `Date.parse` alone rolls
+ * `2026-02-30T10:00Z` over to March 2nd and `10:61` to 11:01.
+ */
+export function isoTimestamp(text: string): string | null {
+  const s = text.trim().toUpperCase();
   const m = TIMESTAMP_SHAPE.exec(s);
   const n = (i: number): number => Number(m?.[i] ?? 0);
   const valid = m !== null && isCalendarDate(n(1), n(2), n(3)) && n(4) <= 23 && n(5) <= 59 && n(6) <= 59 && n(7) <= 23 && n(8) <= 59;
   const iso = valid ? new Date(s).toISOString() : '';
   // Offsets can push year 1 or 9999 out of the four-digit range, where text order breaks.
-  if (!/^\d{4}-/.test(iso)) throw formatError(param, TIMESTAMP_EXPECTED, value);
+  return /^\d{4}-/.test(iso) ? iso : null;
+}
+
+function timestamp(value: unknown, param: string): string {
+  const iso = isoTimestamp(expectString(value, param, TIMESTAMP_EXPECTED));
+  if (iso === null) throw formatError(param, TIMESTAMP_EXPECTED, value);
   return iso;
 }
 

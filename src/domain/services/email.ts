@@ -1,7 +1,9 @@
 import type { Comm } from '../store/port-comms.ts';
 import { addressList, checkRecipientCount } from '../comms/addresses.ts';
 import { commsSettings } from '../comms/settings.ts';
+import { toUtc } from '../comms/times.ts';
 import { validationError } from '../errors.ts';
+import { isDateText } from '../fields.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -114,9 +116,8 @@ export class EmailService extends CommsBase {
   async list(input: { record_id?: string | undefined; status?: EmailStatus | undefined; since?: string | undefined; page?: number | undefined; page_size?: number | undefined }) {
     let since: string | undefined;
     if (input.since !== undefined) {
-      const ms = Date.parse(input.since);
-      if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(input.since)) throw validationError('since', 'since must be an ISO-8601 date or time', { rule: 'format' });
-      since = new Date(ms).toISOString();
+      // A date is its first instant, a time without an offset is UTC's, as meetings.list reads `from`.
+      since = isDateText(input.since) ? `${input.since}T00:00:00.000Z` : toUtc(input.since, 'since', 'UTC');
     }
     const page = await this.page({
       kind: 'email', ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.status ? { status: [input.status] } : {}),

@@ -1,6 +1,7 @@
 import type { Store } from '../store/port.ts';
 import { generateKey } from '../api-keys.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
+import { isDateText, isoTimestamp } from '../fields.ts';
 import { nearest } from '../suggest.ts';
 import { STANDARD_OBJECT_TYPES } from '../standard-objects.ts';
 import { ROLES, SCOPES, type ApiKey, type Role, type Scope, type User, type Workspace } from '../types.ts';
@@ -105,12 +106,14 @@ export async function setBilling(
   input: { workspace_id: string; plan?: string | null; trial_ends_at?: string | null },
 ): Promise<Workspace> {
   await requireWorkspace(store, input.workspace_id);
-  if (input.trial_ends_at != null && Number.isNaN(Date.parse(input.trial_ends_at))) {
-    throw validationError('trial_ends_at', `trial_ends_at must be an ISO-8601 date-time, got ${JSON.stringify(input.trial_ends_at)}`, { rule: 'format' });
+  // A date is the first instant of its day (UTC); Date.parse alone would take 2026-02-30 as March 2nd.
+  const endsAt = input.trial_ends_at == null ? input.trial_ends_at : isDateText(input.trial_ends_at) ? `${input.trial_ends_at}T00:00:00.000Z` : isoTimestamp(input.trial_ends_at);
+  if (endsAt === null && input.trial_ends_at != null) {
+    throw validationError('trial_ends_at', `trial_ends_at must be a date (2026-12-01) or an ISO-8601 date-time with a time zone, got ${JSON.stringify(input.trial_ends_at)}`, { rule: 'format' });
   }
   const patch: { plan?: string | null; trial_ends_at?: string | null } = {};
   if (input.plan !== undefined) patch.plan = input.plan;
-  if (input.trial_ends_at !== undefined) patch.trial_ends_at = input.trial_ends_at === null ? null : new Date(input.trial_ends_at).toISOString();
+  if (endsAt !== undefined) patch.trial_ends_at = endsAt;
   if (!Object.keys(patch).length) throw new CrmError('validation_error', 'give a plan or a trial end', { param: 'plan', rule: 'required' });
   return store.updateWorkspace(input.workspace_id, patch);
 }

@@ -2,6 +2,7 @@ import type { Store } from '../store/port.ts';
 import type { TaskPatch } from '../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
+import { isDateText, isoTimestamp } from '../fields.ts';
 import { newId } from '../ids.ts';
 import type { StoredRecord, Task, TaskStatus } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
@@ -27,12 +28,11 @@ export type TaskInput = TaskPatch;
  * timestamp is kept as given, in UTC.
  */
 export function normaliseDue(value: string, param: string, dayEdge: 'start' | 'end' = 'end'): string {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${dayEdge === 'end' ? '23:59:59.999' : '00:00:00.000'}Z` : value;
-  const ms = Date.parse(date);
-  if (Number.isNaN(ms) || (!/^\d{4}-\d{2}-\d{2}$/.test(value) && !/(Z|[+-]\d{2}:?\d{2})$/.test(value))) {
+  const due = isDateText(value) ? `${value}T${dayEdge === 'end' ? '23:59:59.999' : '00:00:00.000'}Z` : isoTimestamp(value);
+  if (due === null) {
     throw validationError(param, `${param} must be a date (2026-12-01) or an ISO-8601 timestamp with a time zone, got ${JSON.stringify(value)}`, { rule: 'format' });
   }
-  return new Date(ms).toISOString();
+  return due;
 }
 
 /**
