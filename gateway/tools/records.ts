@@ -106,7 +106,7 @@ export const recordTools = [
     name: 'records.restore',
     scope: 'records',
     title: 'Restore a deleted record',
-    description: 'Restores a soft-deleted record. Fails with conflict if one of its unique values was taken meanwhile. Example: {"record_id": "rec_…"}.',
+    description: 'Restores a soft-deleted record. Fails with conflict if one of its unique values was taken meanwhile, and with not_found if its object type was deleted (even if a new one took the slug). Example: {"record_id": "rec_…"}.',
     input: z.strictObject({ record_id: recordId }),
     output: recordOutput,
     annotations: UPDATES,

@@ -103,6 +103,16 @@ export function notFound(kind: string, id: string): CrmError {
   return new CrmError('not_found', `${kind} ${JSON.stringify(id)} was not found`, { resource: kind, id });
 }
 
+/**
+ * A deleted record whose object type was deleted after it: the type that now has its slug is
+ * another one, whose lists and search would never show the record, so it is not restored there.
+ */
+export function recordTypeDeleted(recordId: string, slug: string): CrmError {
+  return new CrmError('not_found', `record ${JSON.stringify(recordId)} belonged to an object type "${slug}" that was deleted; it cannot be restored`, {
+    resource: 'object type', id: slug, record_id: recordId,
+  });
+}
+
 /** Exhaustiveness guard for switches over closed unions. */
 export function unreachable(value: never): never {
   throw new Error(`unreachable: ${JSON.stringify(value)}`);

@@ -107,6 +107,21 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.list', { object_type_slug: 'contacts', filters: { name: `Ada ${style}` } })).total).toBe(1);
   });
 
+  it('keeps a record of a deleted object type deleted when a new type takes its slug', async () => {
+    const slug = `ghosts_${style}`;
+    const type = { slug, name: 'Ghosts', fields: [{ slug: 'name', name: 'Name', type: 'text' }] };
+    await ok('objects.create', type);
+    const old = await ok('records.create', { object_type_slug: slug, data: { name: `phantom ${style}` } });
+    await ok('records.delete', { record_id: old.record_id });
+    await ok('objects.delete', { slug });
+    await ok('objects.create', type);
+    expect(await call('records.restore', { record_id: old.record_id })).toMatchObject({
+      ok: false, status: 404, code: 'not_found', details: { resource: 'object type', id: slug, record_id: old.record_id },
+    });
+    expect(await call('records.get', { record_id: old.record_id })).toMatchObject({ ok: false, code: 'not_found' });
+    expect((await ok('records.list', { object_type_slug: slug })).total).toBe(0);
+  });
+
   it('rejects a unique value that another live record holds with conflict', async () => {
     await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
     const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `unique-${style}.io` } });

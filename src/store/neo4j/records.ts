@@ -1,4 +1,4 @@
-import { CrmError, notFound } from '../../domain/errors.ts';
+import { CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
 import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
 import { displayName } from '../../domain/fields.ts';
 import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
@@ -131,6 +131,8 @@ export function recordMethods(conn: Connection) {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const target = await require(tx, workspaceId, recordId, true);
         if (target.record.deleted_at === null) return target.record;
+        const slug = target.record.object_type_slug;
+        if ((await findObjectType(tx, workspaceId, slug))?.id !== target.object_type_id) throw recordTypeDeleted(recordId, slug);
         // Its field edges stayed; its claims and index come back.
         const at = now();
         await writeDerived(tx, [derivedOf(recordId, workspaceId, target.object_type_id, { data: target.record.data, uniques, refs: [] })], at);

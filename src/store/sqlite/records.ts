@@ -1,11 +1,11 @@
-import { CrmError, notFound } from '../../domain/errors.ts';
+import { CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
 import type { StoredRecord } from '../../domain/types.ts';
 import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { BLOCK_SHIFT } from './block-cache.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { graphCache, readSummaries, withGraphLogPaused } from './graph-cache.ts';
-import { requireObjectType } from './object-types.ts';
+import { findObjectType, requireObjectType } from './object-types.ts';
 import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
 import { addFieldRelations, relationsOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
@@ -121,6 +121,7 @@ export function recordMethods(c: Connection) {
       return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId, true);
         if (row.deleted_at === null) return toRecord(row);
+        if (findObjectType(c, workspaceId, row.object_type_slug)?.pk !== row.object_type_pk) throw recordTypeDeleted(row.id, row.object_type_slug);
         claimUniques(c, row, uniques);
         c.run('UPDATE records SET deleted_at = NULL, updated_at = ? WHERE pk = ?', now(), row.pk);
         indexRecord(c, row, JSON.parse(row.data) as StoredRecord['data']);

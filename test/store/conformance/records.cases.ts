@@ -107,6 +107,25 @@ export function recordCases(h: Harness): void {
       expect(await h.store.restoreRecord(ws.id, record.id, [{ field: 'email', value: 'live@example.com' }])).toEqual(record);
     });
 
+    it('keeps a record deleted when its object type was deleted and its slug given to a new one', async () => {
+      const ws = await freshWorkspace(h);
+      const ghosts = { slug: 'ghosts', name: 'Ghosts', fields: [{ slug: 'name', name: 'Name', type: 'text' as const }] };
+      await h.store.createObjectType(ws.id, ghosts);
+      const record = await h.store.createRecord(ws.id, newRecord('ghosts', { name: 'Old' }));
+      await h.store.softDeleteRecord(ws.id, record.id);
+      await h.store.deleteObjectType(ws.id, 'ghosts');
+      await h.store.createObjectType(ws.id, ghosts);
+      await expectCrmError(h.store.restoreRecord(ws.id, record.id, []), 'not_found', { resource: 'object type', id: 'ghosts', record_id: record.id });
+      expect(await h.store.getRecord(ws.id, record.id)).toBeNull();
+      expect((await h.store.getRecord(ws.id, record.id, { includeDeleted: true }))?.deleted_at).not.toBeNull();
+      expect(await listIds(ws.id, 'ghosts')).toEqual([]);
+      // A record of the new type restores as ever.
+      const fresh = await h.store.createRecord(ws.id, newRecord('ghosts', { name: 'New' }));
+      await h.store.softDeleteRecord(ws.id, fresh.id);
+      expect((await h.store.restoreRecord(ws.id, fresh.id, [])).deleted_at).toBeNull();
+      expect(await listIds(ws.id, 'ghosts')).toEqual([fresh.id]);
+    });
+
     it('rejects restoring an unknown record with not_found', async () => {
       const ws = await freshWorkspace(h);
       await expectCrmError(h.store.restoreRecord(ws.id, UNKNOWN_RECORD, []), 'not_found');
