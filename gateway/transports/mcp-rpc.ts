@@ -8,10 +8,33 @@ export function rpcError(code: number, message: string, data?: unknown): Record<
   return { jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) } };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Why a request's params are not what its method takes, for the checks the SDK makes with a
+ * schema and would answer as -32603 Internal error with the schema's raw issues as the message.
+ */
+function paramsProblem(method: string, params: unknown): string | null {
+  if (params === undefined) return method === 'initialize' ? 'initialize needs params: protocolVersion, capabilities and clientInfo' : null;
+  if (!isObject(params)) return `${method} params must be an object`;
+  if (params._meta !== undefined && !isObject(params._meta)) return `${method} params._meta must be an object`;
+  if (method === 'tools/list' && params.cursor !== undefined && typeof params.cursor !== 'string') {
+    return 'tools/list params.cursor must be a string: the nextCursor of a previous tools/list answer';
+  }
+  if (method === 'initialize') {
+    if (typeof params.protocolVersion !== 'string') return 'initialize params.protocolVersion must be a string such as "2025-11-25"';
+    if (!isObject(params.capabilities)) return 'initialize params.capabilities must be an object ({} for none)';
+    const info = params.clientInfo;
+    if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return 'initialize params.clientInfo must be {name, version}, both strings';
+  }
+  return null;
+}
+
 /**
  * Checks the JSON-RPC framing the SDK would otherwise misreport (it calls a bad envelope a parse
- * error and a malformed tools/call an internal error): -32600 for a message that is not JSON-RPC
- * 2.0, -32602 for tools/call params without a tool name or with non-object arguments.
+ * error and malformed params an internal error): -32600 for a message that is not JSON-RPC 2.0,
+ * -32602 for params that are not an object, a tools/call without a tool name or with non-object
+ * arguments, a tools/list cursor that is not a string and an initialize without its fields.
  */
 export function envelopeError(body: unknown): Record<string, unknown> | null {
   const messages = Array.isArray(body) ? body : [body];
@@ -23,6 +46,9 @@ export function envelopeError(body: unknown): Record<string, unknown> | null {
     if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
     const isResponse = 'result' in msg || 'error' in msg;
     if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
+    // Requests only: a notification gets no answer to carry an error.
+    const problem = isResponse || !('id' in msg) ? null : paramsProblem(msg.method as string, msg.params);
+    if (problem) return { ...rpcError(RpcCode.InvalidParams, problem), id };
     if (msg.method === 'tools/call') {
       const params = msg.params as Record<string, unknown> | undefined;
       if (!params || typeof params !== 'object' || typeof params.name !== 'string') {

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import { ERROR_TABLE } from '../../src/domain/errors.ts';
+import { ERROR_TABLE, type CrmError } from '../../src/domain/errors.ts';
 import { asCrmError } from '../errors.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import { toolsForScopes } from '../tools/index.ts';
@@ -99,8 +99,9 @@ export async function callTool(
   try {
     descriptor = mcpToolDescriptor(findTool(name));
   } catch (err) {
-    call.code = 'tool_not_found';
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
+    const e = asCrmError(err, deps.logger);
+    call.code = e.code;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, errorData(e));
   }
   try {
     const out = (await invokeTool(deps.store, principal, 'mcp', name, args ?? {}, { idempotencyKey })) as Record<string, unknown>;
@@ -108,13 +109,18 @@ export async function callTool(
   } catch (err) {
     const e = asCrmError(err, deps.logger);
     call.code = e.code;
-    if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
+    if (ERROR_TABLE[e.code].mcp === 'jsonrpc') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, errorData(e));
     const error = { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
     return {
       result: { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }], structuredContent: { error } },
       outputSchema: descriptor.outputSchema,
     };
   }
+}
+
+/** A JSON-RPC error's data: the code and details of the error table, as HTTP-level refusals send them (app.ts). */
+function errorData(e: CrmError): { code: string; details?: Record<string, unknown> } {
+  return { code: e.code, ...(e.details ? { details: e.details } : {}) };
 }
 
 function encodeCursor(offset: number): string {

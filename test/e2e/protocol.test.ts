@@ -92,7 +92,37 @@ describe('MCP protocol edges', () => {
     const bad = await modernRpc(h, key(), 23, 'tools/call', { name: 'records.list', arguments: { object_type_slug: 'deals', page_size: 0 } }, { 'Mcp-Name': 'records.list' });
     expect(bad.body.result).toMatchObject({ isError: true, structuredContent: { error: { code: 'validation_error', details: { param: 'page_size' } } } });
     const unknown = await modernRpc(h, key(), 24, 'tools/call', { name: 'records.nope', arguments: {} }, { 'Mcp-Name': 'records.nope' });
-    expect(unknown.body.error).toEqual({ code: -32602, message: expect.stringMatching(/^tool "records.nope" does not exist/) });
+    expect(unknown.body.error).toEqual({
+      code: -32602, message: expect.stringMatching(/^tool "records.nope" does not exist/),
+      data: { code: 'tool_not_found', details: { param: 'tool', suggestion: expect.any(String) } },
+    });
+  });
+
+  it('names the error code of an unknown or over-long tool name in the JSON-RPC error, as REST and the bridge do', async () => {
+    const typo = await rpc(h, key(), { jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'records.serch', arguments: {} } });
+    expect(typo.body.error).toMatchObject({ code: -32602, data: { code: 'tool_not_found', details: { param: 'tool', suggestion: 'records.search' } } });
+    const long = await rpc(h, key(), { jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'x'.repeat(65), arguments: {} } });
+    expect(long.body.error).toMatchObject({ code: -32602, data: { code: 'validation_error', details: { param: 'tool', rule: 'max' } } });
+  });
+
+  it('answers badly typed params of every method with -32602 and a plain message, never -32603, in both eras', async () => {
+    const client = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } };
+    const cases: Array<[string, unknown]> = [
+      ['tools/list', { cursor: 5 }], ['tools/list', { cursor: null }], ['tools/list', { cursor: {} }], ['tools/list', []], ['tools/list', 'x'],
+      ['initialize', undefined], ['initialize', {}], ['initialize', { ...client, protocolVersion: 2025 }], ['initialize', { ...client, capabilities: null }],
+      ['initialize', { ...client, clientInfo: { name: 'raw' } }], ['initialize', { ...client, clientInfo: 'raw' }],
+      ['ping', 5], ['ping', { _meta: 5 }], ['tools/call', { name: 'records.list', arguments: [] }],
+    ];
+    let id = 40;
+    for (const [method, params] of cases) {
+      const res = await rpc(h, key(), { jsonrpc: '2.0', id: id++, method, ...(params === undefined ? {} : { params }) });
+      expect(res.body.error, `${method} ${JSON.stringify(params)}`).toMatchObject({ code: -32602, message: expect.stringContaining(method) });
+      expect(res.body.error.message).not.toMatch(/"code"|invalid_type|Internal error/);
+    }
+    for (const cursor of [5, null, {}]) {
+      const res = await modernRpc(h, key(), id++, 'tools/list', { cursor });
+      expect(res.body.error, `modern cursor ${JSON.stringify(cursor)}`).toMatchObject({ code: -32602, message: expect.stringContaining('cursor') });
+    }
   });
 
   it('sends JSON-RPC error messages without an "MCP error" prefix', async () => {
