@@ -47,8 +47,9 @@ function plainError(status: number, body: unknown): CrmClientError {
   if (isObj(body) && isObj(body.error)) {
     const data = isObj(body.error.data) ? body.error.data : {};
     const code = typeof data.code === 'string' ? data.code : 'jsonrpc';
-    const { code: _c, ...details } = data;
-    return new CrmClientError(code, status, String(body.error.message ?? code), { ...details, rpc_code: body.error.code });
+    // The gateway's data is {code, details}: the details are the error's, as on the other styles.
+    const { code: _c, details: inner, ...rest } = data;
+    return new CrmClientError(code, status, String(body.error.message ?? code), { ...rest, ...(isObj(inner) ? inner : {}), rpc_code: body.error.code });
   }
   return new CrmClientError(status >= 500 ? 'unavailable' : 'internal_error', status, `HTTP ${status} without an error body`);
 }

@@ -81,15 +81,17 @@ describe.each(STYLES)('the typed client over %s', (style) => {
     expect([denied.code, denied.status]).toEqual(['permission_denied', 403]);
   });
 
-  it('throws an unknown tool as tool_not_found (MCP: as the JSON-RPC error it is)', async () => {
-    const err = await failure(client(style).call('records.nope' as never, {} as never));
+  it('throws an unknown tool as tool_not_found (MCP: from the JSON-RPC error it is)', async () => {
+    const err = await failure(client(style).call('records.serch' as never, {} as never));
+    expect(err.code).toBe('tool_not_found');
+    expect(err.details).toMatchObject({ param: 'tool', suggestion: 'records.search' });
     if (style === 'mcp') {
-      // MCP answers an unknown tool with JSON-RPC -32602 and no service code.
-      expect([err.code, err.details?.rpc_code]).toEqual(['jsonrpc', -32602]);
+      // MCP answers an unknown tool with JSON-RPC -32602, the service code in its data.
+      expect([err.status, err.details?.rpc_code]).toEqual([200, -32602]);
     } else {
-      expect([err.code, err.status]).toEqual(['tool_not_found', 404]);
+      expect(err.status).toBe(404);
     }
-    expect(err.message).toMatch(/records\.nope/);
+    expect(err.message).toMatch(/records\.serch/);
   });
 
   it('throws unauthorized for an unknown key', async () => {
