@@ -107,6 +107,24 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.list', { object_type_slug: 'contacts', filters: { name: `Ada ${style}` } })).total).toBe(1);
   });
 
+  it('names a field setting by the parameter the caller sent, not by where it is stored', async () => {
+    const name = { slug: 'name', name: 'Name', type: 'text' };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['objects.create', { slug: `bad_${style}`, name: 'Bad', fields: [name, { slug: 's', name: 'S', type: 'select' }] }, 'fields[1].options'],
+      ['objects.create', { slug: `bad_${style}`, name: 'Bad', fields: [{ ...name, type: 'record_reference', target: 'nosuch' }] }, 'fields[0].target'],
+      ['objects.add_field', { slug: 'companies', field: { slug: 'tier2', name: 'T', type: 'select' } }, 'field.options'],
+      ['lists.create', { object_type_slug: 'deals', name: `Bad ${style}`, fields: [{ slug: 'st', name: 'St', type: 'status' }] }, 'fields[0].options'],
+      ['objects.update_field', { slug: 'companies', field_slug: 'name', name: '   ' }, 'name'],
+      ['objects.update_field', { slug: 'companies', field_slug: 'name', max: 3 }, 'max'],
+      ['objects.update_field', { slug: 'companies', field_slug: 'name', options: ['a'] }, 'options'],
+    ];
+    for (const [tool, params, param] of cases) {
+      const out = await call(tool, params);
+      expect(out, `${tool} ${JSON.stringify(params)}`).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param } });
+      expect(out.ok ? '' : out.message).not.toContain('config');
+    }
+  });
+
   it('keeps a record of a deleted object type deleted when a new type takes its slug', async () => {
     const slug = `ghosts_${style}`;
     const type = { slug, name: 'Ghosts', fields: [{ slug: 'name', name: 'Name', type: 'text' }] };

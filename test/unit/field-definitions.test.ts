@@ -62,35 +62,35 @@ describe('validateNewField', () => {
 
   it('requires options for choice fields, 1 to 500, unique and non-empty', () => {
     const choice = (config: unknown) => () => newField({ slug: 'x', name: 'X', type: 'status', config });
-    expect(ruleOf(choice(undefined))).toMatchObject({ param: 'field.config.options', rule: 'required' });
-    expect(ruleOf(choice({ options: [] }))).toMatchObject({ param: 'field.config.options', rule: 'min_items' });
+    expect(ruleOf(choice(undefined))).toMatchObject({ param: 'field.options', rule: 'required' });
+    expect(ruleOf(choice({ options: [] }))).toMatchObject({ param: 'field.options', rule: 'min_items' });
     expect(ruleOf(choice({ options: Array.from({ length: 501 }, (_, i) => `o${i}`) }))).toMatchObject({ rule: 'max_items' });
-    expect(ruleOf(choice({ options: ['a', 'b', 'a'] }))).toMatchObject({ param: 'field.config.options[2]', rule: 'duplicate' });
-    expect(ruleOf(choice({ options: ['a', ''] }))).toMatchObject({ param: 'field.config.options[1]', rule: 'required' });
-    expect(ruleOf(choice({ options: ['a', 3] }))).toMatchObject({ param: 'field.config.options[1]', rule: 'type' });
-    expect(ruleOf(choice({ options: 'a,b' }))).toMatchObject({ param: 'field.config.options', rule: 'type' });
+    expect(ruleOf(choice({ options: ['a', 'b', 'a'] }))).toMatchObject({ param: 'field.options[2]', rule: 'duplicate' });
+    expect(ruleOf(choice({ options: ['a', ''] }))).toMatchObject({ param: 'field.options[1]', rule: 'required' });
+    expect(ruleOf(choice({ options: ['a', 3] }))).toMatchObject({ param: 'field.options[1]', rule: 'type' });
+    expect(ruleOf(choice({ options: 'a,b' }))).toMatchObject({ param: 'field.options', rule: 'type' });
   });
 
   it('requires a reference target among the object types and suggests the nearest', () => {
     const ref = (config: unknown) => () => newField({ slug: 'x', name: 'X', type: 'record_reference', config });
-    expect(ruleOf(ref({}))).toMatchObject({ param: 'field.config.target', rule: 'required' });
-    expect(ruleOf(ref({ target: 'company' }))).toMatchObject({ param: 'field.config.target', rule: 'enum', suggestion: 'companies' });
-    expect(ruleOf(ref({ target: 'contacts', many: 'yes' }))).toMatchObject({ param: 'field.config.many', rule: 'type' });
+    expect(ruleOf(ref({}))).toMatchObject({ param: 'field.target', rule: 'required' });
+    expect(ruleOf(ref({ target: 'company' }))).toMatchObject({ param: 'field.target', rule: 'enum', suggestion: 'companies' });
+    expect(ruleOf(ref({ target: 'contacts', many: 'yes' }))).toMatchObject({ param: 'field.many', rule: 'type' });
   });
 
   it('checks currency codes and rating maxima', () => {
     expect(ruleOf(() => newField({ slug: 'x', name: 'X', type: 'currency', config: { currency_code: 'usd' } })))
-      .toMatchObject({ param: 'field.config.currency_code', rule: 'format' });
+      .toMatchObject({ param: 'field.currency_code', rule: 'format' });
     expect(ruleOf(() => newField({ slug: 'x', name: 'X', type: 'rating', config: { max: 11 } })))
-      .toMatchObject({ param: 'field.config.max', rule: 'range' });
+      .toMatchObject({ param: 'field.max', rule: 'range' });
     expect(ruleOf(() => newField({ slug: 'x', name: 'X', type: 'rating', config: { max: 2.5 } }))).toMatchObject({ rule: 'range' });
   });
 
   it('rejects config keys that do not apply to the type', () => {
     expect(ruleOf(() => newField({ slug: 'x', name: 'X', type: 'text', config: { options: ['a'] } })))
-      .toMatchObject({ param: 'field.config.options', rule: 'unsupported', allowed: [] });
+      .toMatchObject({ param: 'field.options', rule: 'unsupported', allowed: [] });
     expect(ruleOf(() => newField({ slug: 'x', name: 'X', type: 'currency', config: { max: 3 } })))
-      .toMatchObject({ param: 'field.config.max', allowed: ['currency_code'] });
+      .toMatchObject({ param: 'field.max', allowed: ['currency_code'] });
   });
 
   it('rejects properties a field definition does not have, pointing at the right one', () => {
@@ -115,14 +115,14 @@ describe('validateFieldPatch', () => {
   it('refuses to change the type, the target or many', () => {
     expect(ruleOf(() => validateFieldPatch(fieldOf('name'), { type: 'number' } as never, 'patch'))).toMatchObject({ param: 'patch.type', rule: 'immutable' });
     expect(ruleOf(() => validateFieldPatch(fieldOf('company'), { config: { target: 'deals' } }, 'patch')))
-      .toMatchObject({ param: 'patch.config.target', rule: 'immutable' });
+      .toMatchObject({ param: 'patch.target', rule: 'immutable' });
     expect(ruleOf(() => validateFieldPatch(fieldOf('company'), { config: { many: true } }, 'patch')))
-      .toMatchObject({ param: 'patch.config.many', rule: 'immutable' });
+      .toMatchObject({ param: 'patch.many', rule: 'immutable' });
   });
 
   it('applies the same unique and config rules as a new field', () => {
     expect(ruleOf(() => validateFieldPatch(fieldOf('active'), { unique: true }, 'patch'))).toMatchObject({ rule: 'unsupported' });
-    expect(ruleOf(() => validateFieldPatch(fieldOf('name'), { config: { max: 3 } }, 'patch'))).toMatchObject({ param: 'patch.config.max', rule: 'unsupported' });
+    expect(ruleOf(() => validateFieldPatch(fieldOf('name'), { config: { max: 3 } }, 'patch'))).toMatchObject({ param: 'patch.max', rule: 'unsupported' });
     expect(validateFieldPatch(fieldOf('score'), { config: { max: 7 } }, 'patch')).toEqual({ config: { max: 7 } });
   });
 
@@ -169,7 +169,7 @@ describe('validateNewObjectType', () => {
 
   it('points into the failing field', () => {
     expect(ruleOf(() => create({ ...base, fields: [{ slug: 'ref', name: 'Ref', type: 'record_reference', config: { target: 'dealz' } }] })))
-      .toMatchObject({ param: 'object_type.fields[0].config.target', suggestion: 'deals' });
+      .toMatchObject({ param: 'object_type.fields[0].target', suggestion: 'deals' });
   });
 
   it('checks the slug and the name', () => {

@@ -34,8 +34,12 @@ const CONFIG_KEYS: { readonly [T in FieldType]: readonly (keyof FieldConfig)[] }
   rating: ['max'], record_reference: ['target', 'many'], user: [],
 };
 
+const ALL_CONFIG_KEYS = [...new Set(Object.values(CONFIG_KEYS).flat())];
+
 const NEW_FIELD_KEYS = ['slug', 'name', 'type', 'description', 'required', 'unique', 'config'];
 const PATCH_KEYS = ['name', 'description', 'required', 'unique', 'archived', 'config'];
+/** What a patch can change, as callers name it: the config keys beside the others (target and many never change). */
+const CHANGEABLE = [...PATCH_KEYS.filter((k) => k !== 'config'), 'options', 'currency_code', 'max'];
 
 /** A slug of the `SLUG_PATTERN` shape. */
 export function validateSlug(value: unknown, param: string): string {
@@ -74,14 +78,18 @@ function validateTarget(value: unknown, param: string, objectSlugs: readonly str
   return target;
 }
 
-/** The config object, with only the keys that apply to the type. */
+/**
+ * The config object, with only the keys that apply to the type. Callers give its keys beside the
+ * field's own (`{"type": "select", "options": [...]}`, as the tools and GraphQL take them), so
+ * they are named from `param`, the field: `fields[1].options`, not `fields[1].config.options`.
+ */
 function configObject(type: FieldType, value: unknown, param: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) throw typeError(param, 'an object', value);
+  if (!isPlainObject(value)) throw typeError(joinParam(param, 'config'), 'an object', value);
   const allowed = CONFIG_KEYS[type];
   for (const key of Object.keys(value)) {
     if ((allowed as readonly string[]).includes(key)) continue;
-    const takes = allowed.length > 0 ? `a ${type} field takes ${allowed.join(', ')}` : `a ${type} field takes no config`;
+    const takes = allowed.length > 0 ? `a ${type} field takes ${allowed.join(', ')}` : `a ${type} field takes none of ${ALL_CONFIG_KEYS.join(', ')}`;
     throw validationError(joinParam(param, key), `${joinParam(param, key)} does not apply to a ${type} field; ${takes}`, { rule: 'unsupported', allowed });
   }
   return value;
@@ -147,7 +155,7 @@ export function validateNewField(input: NewField, ctx: { param: string; objectSl
     description: optionalText(input.description, at('description'), DESCRIPTION_MAX_LENGTH) ?? null,
     required: input.required === undefined ? false : expectBoolean(input.required, at('required')),
     unique: validateUnique(input.unique, type, at('unique')),
-    config: validateConfig(type, input.config, at('config'), ctx.objectSlugs),
+    config: validateConfig(type, input.config, param, ctx.objectSlugs),
   };
 }
 
@@ -185,9 +193,9 @@ export function validateFieldPatch(field: FieldDef, patch: FieldPatch, param: st
   if (patch.required !== undefined) out.required = expectBoolean(patch.required, at('required'));
   if (patch.unique !== undefined) out.unique = validateUnique(patch.unique, field.type, at('unique'));
   if (patch.archived !== undefined) out.archived = expectBoolean(patch.archived, at('archived'));
-  if (patch.config !== undefined) out.config = validateConfigPatch(field, patch.config, at('config'));
+  if (patch.config !== undefined) out.config = validateConfigPatch(field, patch.config, param);
   if (Object.keys(out).length === 0) {
-    throw validationError(label, `${label} must change at least one of ${PATCH_KEYS.join(', ')}`, { rule: 'required', allowed: PATCH_KEYS });
+    throw validationError(label, `${label} must change at least one of ${CHANGEABLE.join(', ')}`, { rule: 'required', allowed: CHANGEABLE });
   }
   return out;
 }

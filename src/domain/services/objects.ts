@@ -100,7 +100,8 @@ export class ObjectService {
         { param: 'field_slug', resource: 'field', id: fieldSlug, ...(suggestion ? { suggestion } : {}) },
       );
     }
-    const valid = validateFieldPatch(field, patch, 'field');
+    // Named as objects.update_field and GraphQL's patch take them: `name`, `options`, `max`.
+    const valid = validateFieldPatch(field, patch, '');
     const { config: _c, ...flags } = valid;
     const before = { ...pick(field, Object.keys(flags)), ...(valid.config ? { config: field.config } : {}) };
     const changes = diffOf(before, valid as Record<string, unknown>);
