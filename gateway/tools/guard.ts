@@ -6,7 +6,7 @@ import { paramPath } from './zod-errors.ts';
 /**
  * The bounds every tool shares, checked on the raw parameters before zod or anything else runs,
  * so a tool that forgot a `.max()` still cannot be handed a megabyte string, a megabyte key, a
- * prototype key or a thousand levels of nesting. One pass, iterative (no recursion to overflow),
+ * prototype key, a thousand levels of nesting or a string that is not Unicode text. One pass, iterative (no recursion to overflow),
  * linear in the size of the parameters.
  */
 export function guardParams(params: unknown, tool: string): void {
@@ -15,6 +15,7 @@ export function guardParams(params: unknown, tool: string): void {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.length > LIMITS.stringMaxLength) throw tooLong(path, value.length);
+      if (!wellFormed(value)) throw loneSurrogate(path);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -33,6 +34,7 @@ export function guardParams(params: unknown, tool: string): void {
         const param = paramPath([...path, key]);
         throw new CrmError('validation_error', `${param} is not a parameter of ${tool}`, { param, rule: 'unknown_parameter' });
       }
+      if (!wellFormed(key)) throw loneSurrogate([...path, key]);
       if (key.length > LIMITS.keyMaxLength) {
         const param = paramPath([...path, `${key.slice(0, 40)}…`]);
         throw new CrmError('validation_error', `${param}: a key may have at most ${LIMITS.keyMaxLength} characters, got ${key.length}`, {
@@ -42,6 +44,20 @@ export function guardParams(params: unknown, tool: string): void {
       stack.push({ value: (value as Record<string, unknown>)[rawKey], path: [...path, key] });
     }
   }
+}
+
+/** String.prototype.isWellFormed (ES2024, in Node 20): no UTF-16 surrogate without its pair. */
+const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * A JSON `\ud800` escape without its pair parses to a string no UTF-8 text can hold: stored,
+ * it came back as three U+FFFD (or, in JSON columns, as the escape), so it is refused here.
+ */
+function loneSurrogate(path: readonly PropertyKey[]): CrmError {
+  const param = name(path);
+  return new CrmError('validation_error', `${param} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; send the character itself or its full surrogate pair`, {
+    param, rule: 'unicode',
+  });
 }
 
 function name(path: readonly PropertyKey[]): string {

@@ -151,6 +151,17 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect((await ok('tasks.list', { record_id: id })).total).toBe(0);
   });
 
+  it('refuses a lone surrogate in a note body or title instead of storing replacement characters', async () => {
+    const id = await deal('Surrogate');
+    for (const params of [{ title: 's', body: 'x\ud800y', record_ids: [id] }, { title: 'end\udc00', record_ids: [id] }]) {
+      const out = await call('notes.create', params);
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { rule: 'unicode' } });
+    }
+    expect((await ok('notes.list', { record_id: id })).total).toBe(0);
+    const paired = await ok('notes.create', { title: 'pair', body: 'x\ud83d\ude00y', record_ids: [id] });
+    expect(paired.body).toBe('x😀y');
+  });
+
   it('refuses due dates and bounds that are not real days instead of rolling them over, and writes nothing', async () => {
     const id = await deal('Leap');
     for (const [params, param] of [

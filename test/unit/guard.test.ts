@@ -66,4 +66,11 @@ describe('guardParams', () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(refusal({ filters: deep })).toMatchObject({ rule: 'max_depth' });
   });
+
+  it('refuses a lone surrogate in a value or a key, naming where, and lets pairs and other text through', () => {
+    expect(refusal({ title: 's', body: 'x\ud800y' })).toEqual({ param: 'body', rule: 'unicode' });
+    expect(refusal({ filters: { name: { in: ['ok', 'end\udc00'] } } })).toEqual({ param: 'filters.name.in[1]', rule: 'unicode' });
+    expect(refusal(JSON.parse('{"data": {"\\udbff": 1}}'))).toMatchObject({ rule: 'unicode' });
+    expect(refusal({ body: 'emoji 😀, U+FFFD \ufffd, NUL \u0000, 日本語' })).toBeNull();
+  });
 });
