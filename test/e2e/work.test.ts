@@ -65,6 +65,21 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
       .toEqual(['remove entry', 'update entry', 'add entry']);
   });
 
+  it("takes a deleted record's hidden entry off a list, and refuses to edit it until the record is restored", async () => {
+    const list = await pipeline();
+    const [kept, gone] = [await deal('Kept'), await deal('Gone')];
+    await ok('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: kept }, { record_id: gone, data: { score: 1 } }] });
+    const goneEntry = (await ok('lists.entries', { list_id: list.list_id })).items.find((e: { record_id: string }) => e.record_id === gone);
+    await ok('records.delete', { record_id: gone });
+    expect((await ok('lists.entries', { list_id: list.list_id })).total).toBe(1);
+    const edit = await call('lists.update_entry', { entry_id: goneEntry.entry_id, data: { score: 2 } });
+    expect(edit).toMatchObject({ ok: false, status: 404, code: 'not_found', details: { param: 'entry_id', resource: 'record', id: gone } });
+    expect(edit.ok ? '' : edit.message).toMatch(/is deleted/);
+    expect(await ok('lists.remove_entry', { entry_id: goneEntry.entry_id })).toMatchObject({ entry_id: goneEntry.entry_id, record_id: gone });
+    await ok('records.restore', { record_id: gone });
+    expect((await ok('lists.entries', { list_id: list.list_id })).items.map((e: { record_id: string }) => e.record_id)).toEqual([kept]);
+  });
+
   it('refuses a 101-entry batch naming the limit, and writes nothing', async () => {
     const list = await pipeline();
     const id = await deal('Batch');

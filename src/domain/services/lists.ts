@@ -180,7 +180,8 @@ export class ListService {
 
   async removeEntry(entryId: string): Promise<EntryView> {
     const { entry } = await this.loadEntry(entryId);
-    const record = await this.recordOf(entry);
+    // An entry of a deleted record is hidden, not gone: it can still be taken off the list.
+    const record = await this.recordOf(entry, true);
     this.assertCanWrite(record, 'entry_id');
     const view = (await this.entryViews([entry]))[0]!;
     await this.store.removeListEntry(this.ws, entry.id, [eventFor(this.actor, 'remove', 'entry', entry.id, [entry.record_id], { list_id: { before: entry.list_id } })]);
@@ -200,10 +201,15 @@ export class ListService {
     return { entry, list };
   }
 
-  private async recordOf(entry: ListEntry): Promise<StoredRecord> {
-    const record = await this.store.getRecord(this.ws, entry.record_id);
-    if (!record) throw notFound('record', entry.record_id);
-    return record;
+  private async recordOf(entry: ListEntry, includeDeleted = false): Promise<StoredRecord> {
+    const record = await this.store.getRecord(this.ws, entry.record_id, { includeDeleted });
+    if (record) return record;
+    if (await this.store.getRecord(this.ws, entry.record_id, { includeDeleted: true })) {
+      throw new CrmError('not_found', `entry_id ${JSON.stringify(entry.id)}: its record ${entry.record_id} is deleted; restore the record to change the entry, or remove the entry`, {
+        param: 'entry_id', resource: 'record', id: entry.record_id,
+      });
+    }
+    throw notFound('record', entry.record_id);
   }
 
   private assertCanWrite(record: StoredRecord, param: string): void {
