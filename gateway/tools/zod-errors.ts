@@ -29,20 +29,49 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** The keys a strict object at `path` accepts, for suggestions on unknown parameters. */
+type Def = { type?: string; innerType?: unknown; element?: unknown; shape?: Record<string, unknown>; options?: unknown[] };
+const defOf = (schema: unknown): Def | undefined => (schema as { def?: Def } | undefined)?.def;
+
+/** The schemas `schema` stands for: itself, without optional/nullable, and each option of a union. */
+function forms(schema: unknown): unknown[] {
+  const def = defOf(schema);
+  if (def && (def.type === 'optional' || def.type === 'nullable')) return forms(def.innerType);
+  if (def?.type === 'union') return (def.options ?? []).flatMap(forms);
+  return [schema];
+}
+
+/** The keys a strict object at `path` accepts (any union branch's), for suggestions on unknown parameters. */
 function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let cur: unknown = schema;
+  let here: unknown[] = [schema];
   for (const part of path) {
-    const def = (cur as { def?: Record<string, unknown> }).def;
-    if (!def) return [];
-    if (def.type === 'optional' || def.type === 'nullable') cur = (def.innerType as z.ZodType);
-    if (typeof part === 'number') cur = ((cur as { def: { element?: unknown } }).def.element);
-    else cur = ((cur as { def: { shape?: Record<string, unknown> } }).def.shape ?? {})[part as string];
-    if (!cur) return [];
+    here = here.flatMap(forms).map((s) => (typeof part === 'number' ? defOf(s)?.element : defOf(s)?.shape?.[part as string])).filter(Boolean);
+    if (here.length === 0) return [];
   }
-  let def = (cur as { def?: Record<string, unknown> }).def;
-  while (def && (def.type === 'optional' || def.type === 'nullable')) def = (def.innerType as { def?: Record<string, unknown> }).def;
-  return Object.keys((def?.shape as Record<string, unknown> | undefined) ?? {});
+  return [...new Set(here.flatMap(forms).flatMap((s) => Object.keys(defOf(s)?.shape ?? {})))];
+}
+
+/**
+ * A union's refusal as the branch that came nearest: zod reports only "Invalid input" for a
+ * union, with each branch's own issues beside it. The branch whose first issue lies deepest (an
+ * option inside the array form, not "expected array") wins, then one about a value the caller
+ * sent, then one that took the value's type; when every branch refused the type at the union itself, the
+ * union issue stays, to be told as the types it takes.
+ */
+function narrowed(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue {
+  let current = issue;
+  while (current.code === 'invalid_union' && current.errors.length > 0) {
+    // A key that every branch refuses is the caller's mistake whichever branch was meant.
+    const unknown = current.errors.map((branch) => branch.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) as { keys: string[] } | undefined);
+    const shared = unknown.every(Boolean) ? unknown[0]!.keys.find((k) => unknown.every((u) => u!.keys.includes(k))) : undefined;
+    if (shared !== undefined) return { code: 'unrecognized_keys', keys: [shared], path: current.path, message: '', input: undefined } as z.core.$ZodIssue;
+    const firsts = current.errors.map((branch) => branch[0]).filter((i): i is z.core.$ZodIssue => i !== undefined);
+    if (firsts.length === 0 || firsts.every((i) => i.code === 'invalid_type' && i.path.length === 0)) return current;
+    // Deeper first; then where the caller sent something (a wrong email, not a missing record_id); then not a type refusal.
+    const rank = (i: z.core.$ZodIssue) => i.path.length * 4 + (valueAt(input, [...current.path, ...i.path]) === undefined ? 0 : 2) + (i.code === 'invalid_type' ? 0 : 1);
+    const best = firsts.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+    current = { ...best, path: [...current.path, ...best.path] } as z.core.$ZodIssue;
+  }
+  return current;
 }
 
 /**
@@ -50,7 +79,17 @@ function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
  * allowed values and, for a misspelt name or option, the nearest valid one.
  */
 export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodType, tool: string): CrmError {
-  const issue = error.issues[0]!;
+  const issue = narrowed(error.issues[0]!, input);
+  if (issue.code === 'invalid_union') {
+    // Every branch refused the value's type: say which types are taken.
+    const param = paramPath(issue.path) || 'params';
+    const expected = [...new Set(issue.errors.map((branch) => String((branch[0] as { expected?: unknown } | undefined)?.expected)))];
+    const value = valueAt(input, issue.path);
+    if (value === undefined) return new CrmError('validation_error', `${param} is required`, { param, rule: 'required', expected: expected.join(' or ') });
+    return new CrmError('validation_error', `${param} must be ${expected.map((t) => (t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`)).join(' or ')}, got ${describeValue(value)}`, {
+      param, rule: 'type', expected: expected.join(' or '),
+    });
+  }
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
     const param = paramPath([...issue.path, key]);

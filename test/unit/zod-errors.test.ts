@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { findTool } from '../../gateway/tools/invoke.ts';
+import { zodToCrmError } from '../../gateway/tools/zod-errors.ts';
+
+/** The validation_error a tool's own schema gives for the params. */
+function refusal(tool: string, params: Record<string, unknown>) {
+  const { input } = findTool(tool);
+  const parsed = input.safeParse(params);
+  if (parsed.success) throw new Error(`${tool} accepted ${JSON.stringify(params)}`);
+  const error = zodToCrmError(parsed.error, params, input, tool);
+  return { message: error.message, ...error.details };
+}
+
+const MEETING = { title: 'm', starts_at: '2026-12-01T10:00:00Z', ends_at: '2026-12-01T11:00:00Z' };
+
+describe('validation errors of union-typed parameters', () => {
+  it('tells a value that is one item or a list by the branch it came nearest to, with the allowed values', () => {
+    expect(refusal('tasks.list', { status: 'nope' })).toMatchObject({ param: 'status', rule: 'enum', allowed: ['open', 'in_progress', 'done'] });
+    expect(refusal('tasks.list', { status: ['open', 'nope'] })).toMatchObject({ param: 'status[1]', rule: 'enum', allowed: ['open', 'in_progress', 'done'] });
+  });
+
+  it('states the bound a list passed and the types a value may take', () => {
+    const to = Array.from({ length: 51 }, (_, i) => `a${i}@example.com`);
+    expect(refusal('email.send', { to, subject: 's', body: 'b' })).toMatchObject({ param: 'to', rule: 'max', max: 50 });
+    expect(refusal('email.send', { to: 5, subject: 's', body: 'b' })).toMatchObject({ param: 'to', rule: 'type', expected: 'string or array', message: 'to must be a string or an array, got number' });
+  });
+
+  it('names a key no branch takes, with the nearest of all branches\' keys, and a wrong value where it was sent', () => {
+    expect(refusal('meetings.create', { ...MEETING, attendees: [{ emial: 'a@b.co' }] }))
+      .toMatchObject({ param: 'attendees[0].emial', rule: 'unknown_parameter', suggestion: 'email', allowed: ['record_id', 'email'] });
+    expect(refusal('meetings.create', { ...MEETING, attendees: [{ email: 5 }] })).toMatchObject({ param: 'attendees[0].email', rule: 'type' });
+  });
+
+  it('never answers a bare "Invalid input"', () => {
+    for (const [tool, params] of [
+      ['tasks.list', { status: 5 }], ['email.send', { to: null, subject: 's', body: 'b' }], ['meetings.create', { ...MEETING, attendees: ['x'] }],
+    ] as const) {
+      expect(refusal(tool, params).message, `${tool} ${JSON.stringify(params)}`).not.toMatch(/Invalid input/);
+    }
+  });
+});
