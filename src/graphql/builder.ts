@@ -11,7 +11,8 @@ import { JSONScalar } from './json-scalar.ts';
  * - `tool: <scope>`: the workspace's subscription is active (except for billing, which must stay
  *   readable to fix it) and the API key's scopes include the category.
  * - `writer`: the user is an Owner or Admin.
- * - `owner`: the user is the workspace Owner (workspace settings).
+ * - `owner`: the user is the workspace Owner and the key has no scopes, i.e. all tools
+ *   (workspace settings: keys, members, plan).
  * Scope loaders throw CrmError so the caller gets the precise code; `unauthorizedError` re-throws
  * the first one instead of Pothos' generic message.
  */
@@ -52,6 +53,13 @@ export const builder = new SchemaBuilder<{
       owner: () => {
         if (ctx.actor.role !== 'owner') {
           throw new CrmError('permission_denied', `only the workspace owner may change workspace settings`, { role: ctx.actor.role });
+        }
+        // A key limited to some tools must not reach what it is limited by: it could mint itself an
+        // unscoped key, or change members and the plan. Settings take a key without scopes.
+        if (ctx.actor.scopes.length > 0) {
+          throw new CrmError('permission_denied', `workspace settings need an Owner's key without scopes (all tools); this key's scopes are ${ctx.actor.scopes.join(', ')}`, {
+            role: ctx.actor.role, scopes: [...ctx.actor.scopes],
+          });
         }
         return true;
       },

@@ -35,6 +35,20 @@ describe('workspace settings over GraphQL', () => {
     }
   });
 
+  it("refuses every settings field to an Owner's scoped key, so it cannot mint itself an unscoped one", async () => {
+    for (const [query, variables] of [
+      [CREATE, { n: 'escalate', s: [] }], ['{ settings { api_keys { name } } }', undefined],
+      ['mutation { setPlan(plan: "pro") { plan } }', undefined], ['mutation { revokeApiKey(key_id: "key_x") { key_id } }', undefined],
+    ] as const) {
+      const answer = await gql(h.ws.recordsOnly, query, variables);
+      expect(answer.data?.createApiKey ?? null, query).toBeNull();
+      expect(answer.errors?.[0]?.extensions, query).toMatchObject({ code: 'permission_denied', details: { role: 'owner', scopes: ['records'] } });
+      expect(answer.errors?.[0]?.message).toContain('without scopes');
+    }
+    const keys = await gql(h.ws.owner.key, '{ settings { api_keys { name } } }');
+    expect(keys.data.settings.api_keys.map((k: { name: string }) => k.name)).not.toContain('escalate');
+  });
+
   it('creates a key whose value works once shown, limited to its scopes, and revokes it for the next call', async () => {
     const made = await gql(h.ws.owner.key, CREATE, { n: 'zapier', s: ['records'] });
     const { key, api_key } = made.data.createApiKey;
