@@ -26,10 +26,12 @@ async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: L
     await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: 'no SMTP relay or smtp integration is available any more' }, { retry: 'queued', failed: 'failed', type: 'email' });
     return;
   }
-  const outcome = await sendMail(route.url, { ...d, from: route.from ?? d.from ?? 'crm@localhost' });
+  const from = route.from ?? d.from ?? 'crm@localhost';
+  const outcome = await sendMail(route.url, { ...d, from });
   if (outcome.ok) {
+    // The From it went out with, which an integration's `from` sets (and may have changed since it was queued).
     await store.updateComm(email.workspace_id, 'email', email.id, {
-      status: 'sent', attempts: email.attempts + 1, next_attempt_at: null, data: { ...email.data, sent_at: new Date().toISOString(), server_reply: outcome.reply },
+      status: 'sent', attempts: email.attempts + 1, next_attempt_at: null, data: { ...email.data, from, sent_at: new Date().toISOString(), server_reply: outcome.reply },
     }, [systemEvent('email', email, email.status, 'sent')]);
     return;
   }

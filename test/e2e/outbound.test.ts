@@ -88,8 +88,10 @@ describe('email over SMTP', () => {
     const connected = await ok(plain, 'integrations.connect', { provider: 'smtp', config: { url: `smtp://crm:${SMTP_PASSWORD}@${refusing.url.slice(7)}`, from: 'sales@crm.test' } });
     expect(connected).toMatchObject({ provider: 'smtp', status: 'connected', config: { url: 'set', from: 'sales@crm.test' } });
     const sent = await ok(plain, 'email.send', { to: 'nobody@example.com', subject: 'Hi', body: 'x' });
-    expect(sent.status).toBe('queued');
+    // The integration's from, which the mail is sent From, not the sending user's address.
+    expect(sent).toMatchObject({ status: 'queued', from: 'sales@crm.test' });
     const failed = await eventually(emailIn(plain, sent.email_id, 'failed'));
+    expect(failed.from).toBe('sales@crm.test');
     expect(failed.attempts).toBe(3);
     expect(failed.error).toContain('550');
     expect(failed.error).toContain('mailbox unavailable');

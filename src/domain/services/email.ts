@@ -82,7 +82,12 @@ export class EmailService extends CommsBase {
     const relay = commsSettings(this.store).smtpConfigured;
     const integration = relay ? null : (await this.store.listComms(this.ws, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
     const sendable = relay || integration !== undefined;
-    return this.insertEmail(email, { sendable, reason: 'not sent: no SMTP relay is configured (SMTP_URL) and no smtp integration is connected', at: new Date().toISOString() });
+    // Through an smtp integration the mail goes out From its `from` (outbox.ts), so the email says so.
+    const from = (integration?.data as { config?: { from?: unknown } } | undefined)?.config?.from;
+    return this.insertEmail(email, {
+      sendable, reason: 'not sent: no SMTP relay is configured (SMTP_URL) and no smtp integration is connected', at: new Date().toISOString(),
+      ...(typeof from === 'string' ? { from } : {}),
+    });
   }
 
   private async checked(input: EmailInput): Promise<CheckedEmail> {
@@ -99,13 +104,13 @@ export class EmailService extends CommsBase {
   }
 
   /** Queued to be sent at `at` when sendable; otherwise stored with the reason. */
-  private async insertEmail(email: CheckedEmail, how: { sendable: boolean; reason: string; at: string }): Promise<Comm> {
+  private async insertEmail(email: CheckedEmail, how: { sendable: boolean; reason: string; at: string; from?: string }): Promise<Comm> {
     const { sendable, at } = how;
-    const user = await this.store.getUser(this.ws, this.actor.user_id);
+    const user = how.from === undefined ? await this.store.getUser(this.ws, this.actor.user_id) : null;
     const messageId = `<${crypto.randomUUID()}@crm.local>`;
     const data = {
       to: email.to, cc: email.cc, bcc: email.bcc, subject: email.subject, body: email.body, body_format: email.body_format,
-      message_id: messageId, from: user?.email ?? null,
+      message_id: messageId, from: how.from ?? user?.email ?? null,
       ...(sendable ? {} : { reason: how.reason }),
     };
     return this.insert('email', {
