@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { Actor } from '../../src/domain/actor.ts';
@@ -55,6 +55,8 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   const batchSize = opts.batchSize ?? 500;
   const progress = opts.progress ? new ProgressRenderer(opts.progress) : null;
   const rejectsFile = rejectsPathFor(opts.file);
+  // A rejects file of an earlier import of this file would otherwise outlive a clean one.
+  rmSync(rejectsFile, { force: true });
   const state = { fraction: 0, rows: 0, imported: 0, rejected: 0 };
 
   let header: string[] | null = null;
@@ -69,7 +71,9 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
       csv.write(['row', ...header!, 'reason']);
       rejects = { csv, file };
     }
-    rejects.csv.write([String(row), ...cells, reason]);
+    // The reason stays in its column: a short row's missing cells are blank, a long row's extra ones follow it.
+    const width = header!.length;
+    rejects.csv.write([String(row), ...cells.slice(0, width), ...Array<string>(Math.max(0, width - cells.length)).fill(''), reason, ...cells.slice(width)]);
     state.rejected++;
   };
   const flush = async () => {
@@ -78,15 +82,16 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   };
 
   const parser = createReadStream(opts.file).pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; records: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; records: number; empty_lines: number } }>) {
     if (!header) {
       header = record;
       map = mapColumns(header, type, explicit);
       continue;
     }
     state.rows++;
-    // The row's number as a spreadsheet shows it: the header is row 1.
-    const row = info.records;
+    // The row's number as a spreadsheet shows it: the header is row 1, and the blank lines the
+    // parser skips are rows there too (a cell spanning lines is still one row).
+    const row = info.records + info.empty_lines;
     const pending = await validateRow(store, ws.id, type, actor, map, header, record, row);
     if (typeof pending === 'string') reject(row, record, pending);
     else batch.push(pending);

@@ -83,6 +83,23 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     expect(lines.at(-1)).toBe('progress 100%: 10000 rows read, 9950 imported, 50 rejected\n');
   });
 
+  it('numbers rejects as a spreadsheet does past blank lines, keeps each reason in its column, and leaves no stale rejects file', async () => {
+    const file = join(dir, 'gaps.csv');
+    writeFileSync(file, 'Name,Email,Job Title\nR1,rr1@example.com,a\n\n\nR2,bad-r2,b\n"Two\nlines",two@example.com,c\nR3,rr3@example.com\nR4,rr4@example.com,d,extra\n');
+    const result = await importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file });
+    expect(result).toMatchObject({ rows: 5, imported: 2, rejected: 3 });
+    const rejects = parse(readFileSync(result.rejects_file!, 'utf8'), { columns: true, relax_column_count: true }) as Array<Record<string, string>>;
+    // Rows 3 and 4 are the blank lines; "Two\nlines" is one row, 6.
+    expect(rejects.map((r) => [r.row, r.Name, r['Job Title'], r.reason])).toEqual([
+      ['5', 'R2', 'b', expect.stringMatching(/data\.email/)],
+      ['7', 'R3', '', expect.stringMatching(/2 cells; the header has 3/)],
+      ['8', 'R4', 'd', expect.stringMatching(/4 cells; the header has 3/)],
+    ]);
+    writeFileSync(file, 'Name,Email\nR5,rr5@example.com\n');
+    expect(await importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file })).toEqual({ rows: 1, imported: 1, rejected: 0, rejects_file: null });
+    expect(() => readFileSync(join(dir, 'gaps.rejects.csv'))).toThrow(/ENOENT/);
+  });
+
   it('names unknown columns with the nearest field, and imports once they are mapped', async () => {
     const file = join(dir, 'leads.csv');
     writeFileSync(file, 'Full Name,Emial,Notes\nAda,ada@example.com,met at a fair\n');
