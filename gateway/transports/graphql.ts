@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { actorOf } from '../../src/domain/actor.ts';
@@ -51,7 +51,10 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && VARIABLE_ERROR.test(error.message)))) {
       return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'validation_error', details: { param: 'variables' }, http: { status: 400 } } });
     }
-    if (error instanceof GraphQLError && !error.originalError) return error;
+    // GraphQL's own refusals (syntax, validation against the schema, a body that is no request):
+    // the caller's mistake, told with the error table's code like every other (yoga's own code,
+    // GRAPHQL_PARSE_FAILED and the like, kept beside it in details).
+    if (error instanceof GraphQLError && !error.originalError) return callerError(error);
     deps.logger.error('internal error in /graphql', { error: String((original as Error | undefined)?.stack ?? error) });
     return new GraphQLError('internal error; the incident was logged', { extensions: { code: 'internal_error' } });
   };
@@ -59,7 +62,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: [...graphqlLimitPlugins(), compiledExecutionPlugin()],
+    plugins: [...graphqlLimitPlugins(), compiledExecutionPlugin(), validationCodePlugin()],
     logging: false,
     // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
     renderGraphiQL,
@@ -98,6 +101,36 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     return next();
   }, authenticate, handle);
   router.post('/graphql', edge('graphql'), authenticate, handle);
+}
+
+/**
+ * An operation that fails validation against the schema (an unknown field, a literal of the wrong
+ * type) is refused before masking sees it, with yoga's GRAPHQL_VALIDATION_FAILED: coded
+ * validation_error here as every other refusal, yoga's code kept as details.graphql_code.
+ */
+function validationCodePlugin(): Plugin {
+  return {
+    onValidate: () => ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = error.extensions as Record<string, unknown>;
+        const code = extensions.code;
+        if (code !== undefined && code !== 'GRAPHQL_VALIDATION_FAILED') continue;
+        extensions.code = 'validation_error';
+        if (code !== undefined) extensions.details = { graphql_code: code };
+      }
+    },
+  };
+}
+
+/** A GraphQL error of the caller's making, coded validation_error (its yoga code, if any, kept as details.graphql_code). */
+function callerError(error: GraphQLError): GraphQLError {
+  const { code, ...extensions } = error.extensions as { code?: unknown };
+  if (code === 'validation_error') return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
+    extensions: { ...extensions, code: 'validation_error', ...(typeof code === 'string' ? { details: { graphql_code: code } } : {}) },
+  });
 }
 
 /**

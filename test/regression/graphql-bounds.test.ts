@@ -40,6 +40,20 @@ function expectRefused(res: { status: number; body: any }, message: RegExp): voi
 }
 
 describe('/graphql operation bounds', () => {
+  it('codes every refusal of a malformed operation validation_error, as the error table says', async () => {
+    for (const [body, message] of [
+      [{ query: '{ record( }' }, /Syntax Error/],
+      [{ query: '{ nosuch }' }, /Cannot query field "nosuch"/],
+      [{ query: '{ records(object_type_slug: "deals", page_size: "a") { total } }' }, /Int cannot represent/],
+      [{}, /Must provide query string/],
+    ] as const) {
+      const res = await gql(body);
+      expect(res.body.errors?.[0]?.message, JSON.stringify(body)).toMatch(message);
+      expect(res.body.errors[0].extensions.code, JSON.stringify(body)).toBe('validation_error');
+      expect(res.body.data ?? undefined).toBeUndefined();
+    }
+  });
+
   it('bounds the variables of an operation sent over GET as it does over POST', async () => {
     const variables = JSON.stringify({ id: 'rec_x', constructor: 1 });
     const url = `${h.url}/graphql?query=${encodeURIComponent('query($id: String!) { record(record_id: $id) { record_id } }')}&variables=${encodeURIComponent(variables)}`;
