@@ -86,7 +86,7 @@ export const listsTools = [
     input: z.strictObject({
       list_id: listId,
       filters: fieldMap().optional().describe('Filter on entry fields (or record_id, created_at, updated_at).'),
-      sort_field: fieldKey.optional().describe('Entry field (or created_at, updated_at) to sort by. Default created_at.'),
+      sort_field: fieldKey.optional().describe('Entry field (or created_at, updated_at) to sort by. Default created_at. Items without a value come last either way and ties go by id; select and status values sort by their text, not their option order.'),
       ascending: z.boolean().optional().describe('Default true.'),
       page,
       page_size: pageSize,

@@ -27,7 +27,7 @@ export const recordTools = [
     input: z.strictObject({
       object_type_slug: objectTypeSlug,
       filters: fieldMap().optional().describe('Filter object; see the tool description. Field names are field slugs, or record_id, created_at, updated_at.'),
-      sort_field: fieldKey.optional().describe('Field slug (or created_at, updated_at) to sort by. Default created_at.'),
+      sort_field: fieldKey.optional().describe('Field slug (or created_at, updated_at) to sort by. Default created_at. Items without a value come last either way and ties go by id; select and status values sort by their text, not their option order.'),
       ascending: z.boolean().optional().describe('Sort direction. Default true. Missing values sort last either way.'),
       page,
       page_size: pageSize,
