@@ -61,8 +61,8 @@ function narrowed(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue {
   let current = issue;
   while (current.code === 'invalid_union' && current.errors.length > 0) {
     // A key that every branch refuses is the caller's mistake whichever branch was meant.
-    const unknown = current.errors.map((branch) => branch.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) as { keys: string[] } | undefined);
-    const shared = unknown.every(Boolean) ? unknown[0]!.keys.find((k) => unknown.every((u) => u!.keys.includes(k))) : undefined;
+    const refused = current.errors.map((branch) => branch.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) as { keys: string[] } | undefined);
+    const shared = refused.every(Boolean) ? refused[0]!.keys.find((k) => refused.every((r) => r!.keys.includes(k))) : undefined;
     if (shared !== undefined) return { code: 'unrecognized_keys', keys: [shared], path: current.path, message: '', input: undefined } as z.core.$ZodIssue;
     const firsts = current.errors.map((branch) => branch[0]).filter((i): i is z.core.$ZodIssue => i !== undefined);
     if (firsts.length === 0 || firsts.every((i) => i.code === 'invalid_type' && i.path.length === 0)) return current;

@@ -110,15 +110,8 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
  */
 function validationCodePlugin(): Plugin {
   return {
-    onValidate: () => ({ valid, result }) => {
-      if (valid) return;
-      for (const error of result) {
-        const extensions = error.extensions as Record<string, unknown>;
-        const code = extensions.code;
-        if (code !== undefined && code !== 'GRAPHQL_VALIDATION_FAILED') continue;
-        extensions.code = 'validation_error';
-        if (code !== undefined) extensions.details = { graphql_code: code };
-      }
+    onValidate: () => ({ valid, result, setResult }) => {
+      if (!valid) setResult(result.map((error: unknown) => (error instanceof GraphQLError ? callerError(error) : error)));
     },
   };
 }

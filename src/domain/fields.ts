@@ -7,6 +7,6 @@ export { MAX_FIELDS, validateNewObjectType, validateObjectTypePatch } from './fi
 export { operatorsFor, valueKindOf } from './fields/operators.ts';
 export { displayName, liveFields, uniqueClaims, validateRecordData, type ValidatedData } from './fields/record-data.ts';
 export {
-  DEFAULT_CURRENCY, DEFAULT_RATING_MAX, TEXT_MAX_LENGTH, isDateText, isMultiValued, isoTimestamp, uniqueKey, validateFieldValue, validateScalar,
+  DEFAULT_CURRENCY, DEFAULT_RATING_MAX, TEXT_MAX_LENGTH, dayOrTimestamp, isMultiValued, uniqueKey, validateFieldValue, validateScalar,
   type FieldShape, type StoredScalar, type StoredValue,
 } from './fields/values.ts';

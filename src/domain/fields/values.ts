@@ -101,6 +101,15 @@ export function isoTimestamp(text: string): string | null {
   return /^\d{4}-/.test(iso) ? iso : null;
 }
 
+/**
+ * A date (`2026-12-01`: its first instant in UTC, or its last for `edge` 'end') or an ISO-8601
+ * timestamp with a time zone, as UTC text; null unless it is a real day and time.
+ */
+export function dayOrTimestamp(text: string, edge: 'start' | 'end' = 'start'): string | null {
+  if (isDateText(text)) return `${text}T${edge === 'end' ? '23:59:59.999' : '00:00:00.000'}Z`;
+  return isoTimestamp(text);
+}
+
 function timestamp(value: unknown, param: string): string {
   const iso = isoTimestamp(expectString(value, param, TIMESTAMP_EXPECTED));
   if (iso === null) throw formatError(param, TIMESTAMP_EXPECTED, value);

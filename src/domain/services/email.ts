@@ -3,7 +3,7 @@ import { addressList, checkRecipientCount } from '../comms/addresses.ts';
 import { commsSettings } from '../comms/settings.ts';
 import { toUtc } from '../comms/times.ts';
 import { validationError } from '../errors.ts';
-import { isDateText } from '../fields.ts';
+import { dayOrTimestamp } from '../fields.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -122,7 +122,7 @@ export class EmailService extends CommsBase {
     let since: string | undefined;
     if (input.since !== undefined) {
       // A date is its first instant, a time without an offset is UTC's, as meetings.list reads `from`.
-      since = isDateText(input.since) ? `${input.since}T00:00:00.000Z` : toUtc(input.since, 'since', 'UTC');
+      since = dayOrTimestamp(input.since) ?? toUtc(input.since, 'since', 'UTC');
     }
     const page = await this.page({
       kind: 'email', ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.status ? { status: [input.status] } : {}),

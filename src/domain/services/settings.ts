@@ -1,7 +1,7 @@
 import type { Store } from '../store/port.ts';
 import { generateKey } from '../api-keys.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
-import { isDateText, isoTimestamp } from '../fields.ts';
+import { dayOrTimestamp } from '../fields.ts';
 import { nearest } from '../suggest.ts';
 import { STANDARD_OBJECT_TYPES } from '../standard-objects.ts';
 import { ROLES, SCOPES, type ApiKey, type Role, type Scope, type User, type Workspace } from '../types.ts';
@@ -101,19 +101,21 @@ export async function revokeKey(store: Store, keyId: string): Promise<ApiKey> {
   return key;
 }
 
+/** A trial end as given: a date is the first instant of its day (UTC); 2026-02-30 is refused, not March 2nd. */
+function trialEnd(text: string): string {
+  const at = dayOrTimestamp(text);
+  if (at === null) throw validationError('trial_ends_at', `trial_ends_at must be a date (2026-12-01) or an ISO-8601 date-time with a time zone, got ${JSON.stringify(text)}`, { rule: 'format' });
+  return at;
+}
+
 export async function setBilling(
   store: Store,
   input: { workspace_id: string; plan?: string | null; trial_ends_at?: string | null },
 ): Promise<Workspace> {
   await requireWorkspace(store, input.workspace_id);
-  // A date is the first instant of its day (UTC); Date.parse alone would take 2026-02-30 as March 2nd.
-  const endsAt = input.trial_ends_at == null ? input.trial_ends_at : isDateText(input.trial_ends_at) ? `${input.trial_ends_at}T00:00:00.000Z` : isoTimestamp(input.trial_ends_at);
-  if (endsAt === null && input.trial_ends_at != null) {
-    throw validationError('trial_ends_at', `trial_ends_at must be a date (2026-12-01) or an ISO-8601 date-time with a time zone, got ${JSON.stringify(input.trial_ends_at)}`, { rule: 'format' });
-  }
   const patch: { plan?: string | null; trial_ends_at?: string | null } = {};
   if (input.plan !== undefined) patch.plan = input.plan;
-  if (endsAt !== undefined) patch.trial_ends_at = endsAt;
+  if (input.trial_ends_at !== undefined) patch.trial_ends_at = input.trial_ends_at === null ? null : trialEnd(input.trial_ends_at);
   if (!Object.keys(patch).length) throw new CrmError('validation_error', 'give a plan or a trial end', { param: 'plan', rule: 'required' });
   return store.updateWorkspace(input.workspace_id, patch);
 }

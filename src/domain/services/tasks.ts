@@ -2,7 +2,7 @@ import type { Store } from '../store/port.ts';
 import type { TaskPatch } from '../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
-import { isDateText, isoTimestamp } from '../fields.ts';
+import { dayOrTimestamp } from '../fields.ts';
 import { newId } from '../ids.ts';
 import type { StoredRecord, Task, TaskStatus } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
@@ -28,7 +28,7 @@ export type TaskInput = TaskPatch;
  * timestamp is kept as given, in UTC.
  */
 export function normaliseDue(value: string, param: string, dayEdge: 'start' | 'end' = 'end'): string {
-  const due = isDateText(value) ? `${value}T${dayEdge === 'end' ? '23:59:59.999' : '00:00:00.000'}Z` : isoTimestamp(value);
+  const due = dayOrTimestamp(value, dayEdge);
   if (due === null) {
     throw validationError(param, `${param} must be a date (2026-12-01) or an ISO-8601 timestamp with a time zone, got ${JSON.stringify(value)}`, { rule: 'format' });
   }
