@@ -6,8 +6,8 @@ import { paramPath } from './zod-errors.ts';
 /**
  * The bounds every tool shares, checked on the raw parameters before zod or anything else runs,
  * so a tool that forgot a `.max()` still cannot be handed a megabyte string, a megabyte key, a
- * prototype key, a thousand levels of nesting or a string that is not Unicode text. One pass, iterative (no recursion to overflow),
- * linear in the size of the parameters.
+ * prototype key, a thousand levels of nesting or a string that is not Unicode text. One pass,
+ * iterative (no recursion to overflow), linear in the size of the parameters.
  */
 export function guardParams(params: unknown, tool: string): void {
   const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: params, path: [] }];

@@ -54,8 +54,8 @@ function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
  * A union's refusal as the branch that came nearest: zod reports only "Invalid input" for a
  * union, with each branch's own issues beside it. The branch whose first issue lies deepest (an
  * option inside the array form, not "expected array") wins, then one about a value the caller
- * sent, then one that took the value's type; when every branch refused the type at the union itself, the
- * union issue stays, to be told as the types it takes.
+ * sent, then one that took the value's type; when every branch refused the type at the union
+ * itself, the union issue stays, to be told as the types it takes.
  */
 function narrowed(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue {
   let current = issue;
