@@ -44,6 +44,7 @@ describe('meeting times', () => {
     expect(toUtc('2027-01-15T09:00', 'starts_at', 'America/New_York')).toBe('2027-01-15T14:00:00.000Z');
     expect(toUtc('2027-07-15T09:00', 'starts_at', 'America/New_York')).toBe('2027-07-15T13:00:00.000Z');
     expect(toUtc('2027-07-15T09:00:00+02:00', 'starts_at', undefined)).toBe('2027-07-15T07:00:00.000Z');
+    expect(toUtc('2027-07-15T09:00:00+0200', 'starts_at', undefined)).toBe('2027-07-15T07:00:00.000Z');
   });
 
   it('refuses impossible dates and local times without a zone', () => {

@@ -58,5 +58,8 @@ describe('task due dates', () => {
     }
     expect(normaliseDue('2028-02-29', 'due_at')).toBe('2028-02-29T23:59:59.999Z');
     expect(normaliseDue('2026-12-01T23:59:59-23:59', 'due_at')).toBe('2026-12-02T23:58:59.000Z');
+    // The basic-form offset, taken before the calendar check as it was before it.
+    expect(normaliseDue('2026-12-01T10:00:00+0200', 'due_at')).toBe('2026-12-01T08:00:00.000Z');
+    expect(() => normaliseDue('2026-02-30T10:00:00+0200', 'due_at')).toThrow(expect.objectContaining({ code: 'validation_error' }));
   });
 });

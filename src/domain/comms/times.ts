@@ -1,5 +1,5 @@
 import { validationError } from '../errors.ts';
-import { isCalendarDate, isoTimestamp } from '../fields/values.ts';
+import { isCalendarDate, zonedTimestamp } from '../fields/values.ts';
 
 const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/;
@@ -30,7 +30,7 @@ function offsetAt(zone: string, utcMs: number): number {
  */
 export function toUtc(value: string, param: string, zone: string | undefined): string {
   if (WITH_OFFSET.test(value)) {
-    const iso = isoTimestamp(value);
+    const iso = zonedTimestamp(value);
     if (iso === null) throw badTime(value, param);
     return iso;
   }

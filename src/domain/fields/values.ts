@@ -102,12 +102,20 @@ export function isoTimestamp(text: string): string | null {
 }
 
 /**
+ * isoTimestamp that also takes the offset in ISO-8601's basic form (`+0200`), as the time
+ * parameters of tasks and meetings always have; a record's timestamp field keeps `±hh:mm`.
+ */
+export function zonedTimestamp(text: string): string | null {
+  return isoTimestamp(text.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+}
+
+/**
  * A date (`2026-12-01`: its first instant in UTC, or its last for `edge` 'end') or an ISO-8601
  * timestamp with a time zone, as UTC text; null unless it is a real day and time.
  */
 export function dayOrTimestamp(text: string, edge: 'start' | 'end' = 'start'): string | null {
   if (isDateText(text)) return `${text}T${edge === 'end' ? '23:59:59.999' : '00:00:00.000'}Z`;
-  return isoTimestamp(text);
+  return zonedTimestamp(text);
 }
 
 function timestamp(value: unknown, param: string): string {
