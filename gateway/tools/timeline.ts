@@ -24,10 +24,11 @@ export const timelineTools = [
     name: 'timeline.list',
     scope: 'timeline',
     title: 'Read the timeline',
-    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed. Example: {"record_id": "rec_…", "page_size": 50}.',
+    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed. With before (the event_id of the last item of a page): the next, older page, which new events cannot shift the way they shift numbered pages. Example: {"record_id": "rec_…", "page_size": 50}.',
     input: z.strictObject({
       record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only events about this record (deleted records keep their history).'),
       since: z.string().max(LIMITS.idMaxLength).optional().describe('An event id; only events after it are returned.'),
+      before: z.string().max(LIMITS.idMaxLength).optional().describe('An event id; only events before it (older) are returned. Page on with the last event_id of the previous page and page 1.'),
       page,
       page_size: pageSize,
     }),
@@ -37,8 +38,8 @@ export const timelineTools = [
     }),
     annotations: READ_ONLY,
     operation: {
-      document: `query($record_id: String, $since: String, $page: Int, $page_size: Int) {
-        timeline(record_id: $record_id, since: $since, page: $page, page_size: $page_size) {
+      document: `query($record_id: String, $since: String, $before: String, $page: Int, $page_size: Int) {
+        timeline(record_id: $record_id, since: $since, before: $before, page: $page, page_size: $page_size) {
           items { event_id id at action resource_type resource_id record_ids actor_id key_id via tool diff } total page page_size latest } }`,
       variables: (i) => given(i),
       result: pick('timeline'),

@@ -214,6 +214,21 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(await call('timeline.list', { since: 'yesterday' })).toMatchObject({ ok: false, status: 400, details: { param: 'since' } });
   });
 
+  it('pages the timeline back with before, unshifted by events written meanwhile', async () => {
+    const id = await deal('Paged');
+    for (const amount of [1, 2, 3]) await ok('records.update', { record_id: id, data: { amount } });
+    const first = await ok('timeline.list', { record_id: id, page_size: 2 });
+    const pageOne = first.items.map((e: { event_id: string }) => e.event_id);
+    await ok('records.update', { record_id: id, data: { amount: 4 } });
+    const next = await ok('timeline.list', { record_id: id, before: pageOne.at(-1), page_size: 2 });
+    expect(next.items.map((e: { action: string; diff: unknown }) => [e.action, e.diff])).toEqual([
+      ['update', { amount: { before: 1000, after: 1 } }], ['create', expect.anything()],
+    ]);
+    expect(next.total).toBe(2);
+    expect(next.items.map((e: { event_id: string }) => e.event_id)).not.toContain(pageOne[0]);
+    expect(await call('timeline.list', { before: 'rec_00000000000000000000000000' })).toMatchObject({ ok: false, status: 400, details: { param: 'before' } });
+  });
+
   it("keeps another workspace's lists, notes and tasks out of reach", async () => {
     const list = await ok('lists.create', { object_type_slug: 'deals', name: 'Secret list' }, h.other.owner.key);
     const note = await ok('notes.create', { title: 'Secret note' }, h.other.owner.key);

@@ -159,14 +159,18 @@ describe('notes on Neo4j', () => {
 });
 
 describe('listEvents on Neo4j', () => {
-  const read = async (found: boolean, query: { record_id?: string; since?: string }) => {
+  const read = async (found: boolean, query: { record_id?: string; since?: string; before?: string }) => {
     const { conn, names, sent } = scripted((name) => (name === 'isRecord' ? [{ found }] : []));
     await timelineMethods(conn).listEvents(WS, { ...query, offset: 0, limit: 10 });
     return { names: names(), params: sent.at(-1)!.params };
   };
 
   it('reads the workspace timeline from the start without a cursor', async () => {
-    expect(await read(false, {})).toEqual({ names: ['listEvents', 'countEvents'], params: { workspace_id: WS, since: '' } });
+    expect(await read(false, {})).toEqual({ names: ['listEvents', 'countEvents'], params: { workspace_id: WS, since: '', before: '~' } });
+  });
+
+  it('bounds the page by both cursors when given', async () => {
+    expect((await read(false, { since: 'evt_1', before: 'evt_9' })).params).toEqual({ workspace_id: WS, since: 'evt_1', before: 'evt_9' });
   });
 
   it('walks from a record along its edges, and finds events naming another id by their record_ids', async () => {

@@ -9,18 +9,25 @@ export interface EventView extends Omit<TimelineEvent, 'workspace_id'> {
   event_id: string;
 }
 
-/** The workspace's history, newest first; `since` (an event id) makes it a change feed. */
+/**
+ * The workspace's history, newest first; `since` (an event id) makes it a change feed, `before`
+ * (the last event id of a page) reads the next page without the repeats that new events would
+ * cause when paging by number.
+ */
 export class TimelineService {
   constructor(private readonly store: Store, private readonly actor: Actor) {}
 
-  async list(input: { record_id?: string; since?: string; page?: number; page_size?: number }) {
+  async list(input: { record_id?: string; since?: string; before?: string; page?: number; page_size?: number }) {
     const { page, pageSize } = paging(input.page, input.page_size);
-    if (input.since !== undefined && !isIdOf('event', input.since)) {
-      throw validationError('since', `since must be an event id from a previous answer (evt_…), got ${JSON.stringify(input.since)}`, { rule: 'format' });
+    for (const param of ['since', 'before'] as const) {
+      const id = input[param];
+      if (id !== undefined && !isIdOf('event', id)) {
+        throw validationError(param, `${param} must be an event id from a previous answer (evt_…), got ${JSON.stringify(id)}`, { rule: 'format' });
+      }
     }
     const { items, total } = await this.store.listEvents(this.actor.workspace_id, {
       ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.since ? { since: input.since } : {}),
-      offset: (page - 1) * pageSize, limit: pageSize,
+      ...(input.before ? { before: input.before } : {}), offset: (page - 1) * pageSize, limit: pageSize,
     });
     return {
       items: items.map(({ workspace_id: _ws, ...e }) => ({ event_id: e.id, ...e })),

@@ -152,6 +152,8 @@ export interface EventQuery {
   record_id?: string;
   /** An event id: only events after it (newer) are returned. */
   since?: string;
+  /** An event id: only events before it (older) are returned; with `since`, the events between. */
+  before?: string;
   offset: number;
   limit: number;
 }

@@ -36,9 +36,10 @@ builder.queryFields((t) => ({
   timeline: t.field({
     type: EventPageRef,
     authScopes: { tool: 'timeline' },
-    args: { record_id: t.arg.string(), since: t.arg.string(), page: t.arg.int(), page_size: t.arg.int() },
+    args: { record_id: t.arg.string(), since: t.arg.string(), before: t.arg.string(), page: t.arg.int(), page_size: t.arg.int() },
     resolve: (_r, args, ctx) => ctx.services.timeline.list({
-      record_id: args.record_id ?? undefined, since: args.since ?? undefined, page: args.page ?? undefined, page_size: args.page_size ?? undefined,
+      record_id: args.record_id ?? undefined, since: args.since ?? undefined, before: args.before ?? undefined,
+      page: args.page ?? undefined, page_size: args.page_size ?? undefined,
     }),
   }),
 }));

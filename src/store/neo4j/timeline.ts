@@ -44,7 +44,8 @@ export function writeWithEvents<T>(
 export function timelineMethods(conn: Connection) {
   return {
     /**
-     * Newest first by id; `since` keeps only ids after the cursor; total counts the same criteria.
+     * Newest first by id; `since` keeps only ids after that cursor, `before` only ids before that
+     * one; total counts the same criteria.
      * About one record: walked from the record along CONCERNS edges, or, for an id that is no
      * record of the workspace (no edges to walk), found by the events' `record_ids`.
      */
@@ -52,7 +53,7 @@ export function timelineMethods(conn: Connection) {
       const { rows, total } = await conn.read(async (tx) => {
         const recordId = query.record_id;
         const isRecord = recordId !== undefined && (await tx.first(bind(Q.IS_RECORD, { workspace_id: workspaceId, id: recordId })))?.found === true;
-        const scope = { workspace_id: workspaceId, since: query.since ?? '' };
+        const scope = { workspace_id: workspaceId, since: query.since ?? '', before: query.before ?? Q.NO_BEFORE };
         return readPage(tx, bindPageAbout(Q.EVENT_PAGE, isRecord ? Q.RECORD_EVENT_PAGE : Q.NAMED_EVENT_PAGE, scope, query));
       });
       return { items: rows.map((row) => toEvent(props(row, 'event')!)), total };

@@ -64,22 +64,27 @@ export function withEvents<T>(c: Connection, workspaceId: string, events: readon
 /** Synchronous timeline reads of the Store. */
 export function timelineMethods(c: Connection) {
   return {
-    /** Newest first by id; `since` keeps only ids after the cursor; total counts the same criteria. */
+    /**
+     * Newest first by id; `since` keeps only ids after that cursor, `before` only ids before that
+     * one; total counts the same criteria.
+     */
     listEvents(workspaceId: string, query: EventQuery): { items: TimelineEvent[]; total: number } {
       const since = query.since ?? '';
+      const id = query.record_id === undefined ? 'e.id' : 'er.event_id';
       const params: SqlParam[] = query.record_id === undefined ? [workspaceId, since] : [workspaceId, query.record_id, since];
-      const from = query.record_id === undefined
-        ? { sql: 'FROM events e WHERE e.workspace_id = ? AND e.id > ?', params }
-        : {
-          sql: `FROM event_records er JOIN events e ON e.id = er.event_id
-                WHERE er.workspace_id = ? AND er.record_id = ? AND er.event_id > ?`,
-          params,
-        };
-      const orderBy = query.record_id === undefined ? 'e.id DESC' : 'er.event_id DESC';
+      let where = query.record_id === undefined
+        ? 'FROM events e WHERE e.workspace_id = ? AND e.id > ?'
+        : `FROM event_records er JOIN events e ON e.id = er.event_id
+                WHERE er.workspace_id = ? AND er.record_id = ? AND er.event_id > ?`;
+      if (query.before !== undefined) {
+        where += ` AND ${id} < ?`;
+        params.push(query.before);
+      }
+      const from = { sql: where, params };
       // A read inside a caller's transaction may see events that roll back: it counts, uncached.
-      const whole = query.record_id === undefined && since === '' && c.cacheable;
+      const whole = query.record_id === undefined && since === '' && query.before === undefined && c.cacheable;
       return c.read(() => ({
-        items: pageOf<EventRow>(c, EVENT_COLUMNS, from, orderBy, query.offset, query.limit).map(toEvent),
+        items: pageOf<EventRow>(c, EVENT_COLUMNS, from, `${id} DESC`, query.offset, query.limit).map(toEvent),
         total: whole ? eventTotals(c).total(workspaceId, () => count(c, from)) : count(c, from),
       }));
     },

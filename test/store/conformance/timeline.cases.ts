@@ -155,5 +155,30 @@ export function timelineCases(h: Harness): void {
       expect({ ids: perRecord.items.map((e) => e.resource_id), total: perRecord.total }).toEqual({ ids: ['three'], total: 2 });
       expect((await h.store.listEvents(ws.id, { since: EVENT_ZERO, offset: 0, limit: 10 })).total).toBe(4);
     });
+
+    it('pages older events with a before cursor, with no repeats while new events arrive, counted the same way', async () => {
+      const ws = await freshWorkspace(h);
+      const [deal, other] = await deals(h, ws.id, 'Deal', 'Other');
+      const write = (record: { id: string }, label: string) =>
+        h.store.updateRecord(ws.id, record.id, { data: { name: label }, uniques: [], refs: [] }, [ev('update', 'record', label, [record.id])]);
+      for (const label of ['a', 'b', 'c', 'd', 'e']) await write(deal!, label);
+      await write(other!, 'x');
+      const first = await h.store.listEvents(ws.id, { offset: 0, limit: 2 });
+      expect(first.items.map((e) => e.resource_id)).toEqual(['x', 'e']);
+      await write(deal!, 'f');
+      const next = await h.store.listEvents(ws.id, { before: first.items.at(-1)!.id, offset: 0, limit: 2 });
+      expect({ ids: next.items.map((e) => e.resource_id), total: next.total }).toEqual({ ids: ['d', 'c'], total: 4 });
+      const skipped = await h.store.listEvents(ws.id, { before: first.items.at(-1)!.id, offset: 2, limit: 2 });
+      expect({ ids: skipped.items.map((e) => e.resource_id), total: skipped.total }).toEqual({ ids: ['b', 'a'], total: 4 });
+      const ids = (await timeline(h, ws.id)).map((e) => e.id);
+      const between = await h.store.listEvents(ws.id, { since: ids[5]!, before: ids[1]!, offset: 0, limit: 10 });
+      expect({ ids: between.items.map((e) => e.resource_id), total: between.total }).toEqual({ ids: ['e', 'd', 'c'], total: 3 });
+      const perRecord = await h.store.listEvents(ws.id, { record_id: deal!.id, before: ids[2]!, offset: 0, limit: 10 });
+      expect({ ids: perRecord.items.map((e) => e.resource_id), total: perRecord.total }).toEqual({ ids: ['d', 'c', 'b', 'a'], total: 4 });
+      const named = await h.store.listEvents(ws.id, { record_id: 'rec_00000000000000000000000000', before: ids[0]!, offset: 0, limit: 10 });
+      expect(named).toEqual({ items: [], total: 0 });
+      expect(await h.store.listEvents(ws.id, { before: EVENT_ZERO, offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      expect((await h.store.listEvents(ws.id, { offset: 0, limit: 1 })).total).toBe(7);
+    });
   });
 }

@@ -28,20 +28,26 @@ export const IS_RECORD = statement('isRecord', ['workspace_id', 'id'], `
 MATCH (r:Record {id: $id, workspace_id: $workspace_id})
 RETURN count(r) > 0 AS found`);
 
-/** Newest first; `$since` ('' for none) keeps only the events after that id. */
+/**
+ * Newest first; `$since` ('' for none) keeps only the events after that id, `$before` (NO_BEFORE
+ * for none) only those before that one.
+ */
 const SHAPE = { variable: 'e', returns: `${EVENT} AS event`, orderBy: 'e.id DESC' };
 
+/** `$before` when the caller gave none: above every id (ids are `evt_` and Crockford base32). */
+export const NO_BEFORE = '~';
+
 /** A workspace's events. */
-export const EVENT_PAGE = pagedStatement('Events', ['workspace_id', 'since'], `MATCH (e:Event {workspace_id: $workspace_id})
-WHERE e.id > $since`, SHAPE);
+export const EVENT_PAGE = pagedStatement('Events', ['workspace_id', 'since', 'before'], `MATCH (e:Event {workspace_id: $workspace_id})
+WHERE e.id > $since AND e.id < $before`, SHAPE);
 
 /** The events about one record, walked from the record. */
-export const RECORD_EVENT_PAGE = pagedStatement('RecordEvents', ['workspace_id', 'record_id', 'since'], `MATCH (:Record {id: $record_id, workspace_id: $workspace_id})<-[:CONCERNS]-(e:Event)
-WHERE e.id > $since`, SHAPE);
+export const RECORD_EVENT_PAGE = pagedStatement('RecordEvents', ['workspace_id', 'record_id', 'since', 'before'], `MATCH (:Record {id: $record_id, workspace_id: $workspace_id})<-[:CONCERNS]-(e:Event)
+WHERE e.id > $since AND e.id < $before`, SHAPE);
 
 /**
  * Events naming an id that is no record of the workspace (there are no edges to walk): found by
  * their `record_ids`, as the SQLite store finds them by its event_records rows.
  */
-export const NAMED_EVENT_PAGE = pagedStatement('NamedEvents', ['workspace_id', 'record_id', 'since'], `MATCH (e:Event {workspace_id: $workspace_id})
-WHERE e.id > $since AND $record_id IN e.record_ids`, SHAPE);
+export const NAMED_EVENT_PAGE = pagedStatement('NamedEvents', ['workspace_id', 'record_id', 'since', 'before'], `MATCH (e:Event {workspace_id: $workspace_id})
+WHERE e.id > $since AND e.id < $before AND $record_id IN e.record_ids`, SHAPE);
