@@ -6,7 +6,8 @@ import { paramPath } from './zod-errors.ts';
 /**
  * The bounds every tool shares, checked on the raw parameters before zod or anything else runs,
  * so a tool that forgot a `.max()` still cannot be handed a megabyte string, a megabyte key, a
- * prototype key, a thousand levels of nesting or a string that is not Unicode text. One pass,
+ * prototype key, a thousand levels of nesting or a string that is not text (a lone surrogate, a
+ * NUL). One pass,
  * iterative (no recursion to overflow), linear in the size of the parameters.
  */
 export function guardParams(params: unknown, tool: string): void {
@@ -16,6 +17,7 @@ export function guardParams(params: unknown, tool: string): void {
     if (typeof value === 'string') {
       if (value.length > LIMITS.stringMaxLength) throw tooLong(path, value.length);
       if (!wellFormed(value)) throw loneSurrogate(path);
+      if (value.includes('\0')) throw nulCharacter(path);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -35,6 +37,7 @@ export function guardParams(params: unknown, tool: string): void {
         throw new CrmError('validation_error', `${param} is not a parameter of ${tool}`, { param, rule: 'unknown_parameter' });
       }
       if (!wellFormed(key)) throw loneSurrogate([...path, key]);
+      if (key.includes('\0')) throw nulCharacter([...path, key]);
       if (key.length > LIMITS.keyMaxLength) {
         const param = paramPath([...path, `${key.slice(0, 40)}…`]);
         throw new CrmError('validation_error', `${param}: a key may have at most ${LIMITS.keyMaxLength} characters, got ${key.length}`, {
@@ -58,6 +61,15 @@ function loneSurrogate(path: readonly PropertyKey[]): CrmError {
   return new CrmError('validation_error', `${param} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape without its pair), which is not text; send the character itself or its full surrogate pair`, {
     param, rule: 'unicode',
   });
+}
+
+/**
+ * A NUL (U+0000) ends a string for SQLite's LIKE and for C code generally: stored, a text with one
+ * was cut short there by substring filters, and in a filter value it matched everything.
+ */
+function nulCharacter(path: readonly PropertyKey[]): CrmError {
+  const param = name(path);
+  return new CrmError('validation_error', `${param} holds a NUL character (U+0000), which is not text`, { param, rule: 'unicode' });
 }
 
 function name(path: readonly PropertyKey[]): string {

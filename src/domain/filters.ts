@@ -6,7 +6,7 @@ import type { ObjectType } from './types.ts';
 import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
 import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
 import { liveFields } from './fields/record-data.ts';
-import { isMultiValued, validateScalar, type FieldShape } from './fields/values.ts';
+import { boundedText, isMultiValued, validateScalar, type FieldShape } from './fields/values.ts';
 
 /**
  * The public filter language (records.list `filters`, report and view filters) parsed into the
@@ -19,7 +19,7 @@ import { isMultiValued, validateScalar, type FieldShape } from './fields/values.
  *   `created_at`, `updated_at`.
  * - Values go through the field's own validator (options, lower-cased emails, normalised
  *   timestamps, real dates). Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
- *   contains/starts_with/ends_with take any non-empty string (on a multi-valued field, contains
+ *   contains/starts_with/ends_with take a non-empty text of at most 10,000 characters (on a multi-valued field, contains
  *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty ignore their value,
  *   except that `false` negates them (`{is_empty: false}` is is_not_empty).
  * - At most 5 levels of `$and`/`$or` and 50 comparisons (`too_complex`).
@@ -148,10 +148,15 @@ class FilterParser {
   }
 }
 
+/**
+ * The text of a contains/starts_with/ends_with: no longer than a text value may be (a longer one
+ * matches nothing, and SQLite refuses a LIKE pattern past 50,000 bytes, which 10,000 UTF-16 units
+ * escaped stay well under).
+ */
 function partialText(value: unknown, param: string): string {
   if (typeof value !== 'string') throw typeError(param, 'a non-empty string', value);
   if (value.length === 0) throw validationError(param, `${param} must be a non-empty string`, { rule: 'min_length' });
-  return value;
+  return boundedText(value, param);
 }
 
 /** The filter AST for `input`, or undefined when there is nothing to filter by (undefined, null, {}). */

@@ -12,6 +12,13 @@ type Schema = Record<string, any>;
 export const hugeString = fc.integer({ min: 100_000, max: 900_000 }).chain((n) =>
   fc.constantFrom('x', 'é', '_', '\u{1F600}', 'ab').map((unit) => unit.repeat(Math.ceil(n / unit.length))));
 
+/**
+ * 20,000 to 99,999 characters: under the global bound, so it reaches the tool and the store, past
+ * what store-side limits (SQLite's 50,000-byte LIKE pattern) take once escaped or UTF-8 encoded.
+ */
+export const longString = fc.integer({ min: 20_000, max: 99_999 }).chain((n) =>
+  fc.constantFrom('x', '%', '日', '\u{1F600}').map((unit) => unit.repeat(Math.floor(n / unit.length))));
+
 export const prototypeKey = fc.constantFrom('__proto__', 'constructor', 'prototype');
 
 /** A number JSON cannot hold as a JS number (1e400, -1e400, 1e-400), sent as its literal text (see test/e2e/harness.ts). */
@@ -77,6 +84,7 @@ const hostileKey = fc.oneof({ weight: 3, arbitrary: prototypeKey }, { weight: 1,
 
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: hugeString },
+  { weight: 2, arbitrary: longString },
   { weight: 2, arbitrary: oddString },
   { weight: 2, arbitrary: fc.array(fc.tuple(hostileKey, fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 3 }).map(objectOf) },
   { weight: 1, arbitrary: deep },

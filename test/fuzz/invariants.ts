@@ -29,17 +29,20 @@ export function summarize(value: unknown, depth = 0): unknown {
 
 /**
  * Why these parameters must be refused whatever the tool: a prototype key anywhere (it is never a
- * parameter or a field), or a string past the global bound. Null when nothing forces a refusal.
+ * parameter or a field), a string past the global bound, or a NUL character in a string or key (it
+ * is never text). Null when nothing forces a refusal.
  */
 export function mustRefuse(params: unknown): string | null {
   const stack = [params];
   while (stack.length) {
     const v = stack.pop();
     if (typeof v === 'string' && v.length > LIMITS.stringMaxLength) return `a ${v.length}-character string`;
+    if (typeof v === 'string' && v.includes('\0')) return 'a NUL character';
     if (v === null || typeof v !== 'object') continue;
     for (const [k, child] of Object.entries(v)) {
       if (PROTOTYPE_KEYS.has(k)) return `the key ${k}`;
       if (k.length > LIMITS.keyMaxLength) return `a ${k.length}-character key`;
+      if (k.includes('\0')) return 'a NUL character in a key';
       stack.push(child);
     }
   }

@@ -51,6 +51,32 @@ describe.each(STYLES)('oversize strings over %s', (style) => {
   });
 });
 
+describe.each(STYLES)('partial-match text over %s', (style) => {
+  const call = (tool: string, params: unknown) => callTool(h, style, owner(), tool, params);
+
+  it.each([
+    ['49,999 ASCII characters', 'x'.repeat(49_999)],
+    ['25,000 escaped wildcards', '%'.repeat(25_000)],
+    ['16,667 three-byte characters', '日'.repeat(16_667)],
+  ])('refuses %s (past any text value; once a 500 from SQLite\'s LIKE) in lists, views and reports alike', async (_, text) => {
+    const filters = { name: { contains: text } };
+    const expected = { ok: false, status: 400, code: 'validation_error', details: { rule: 'max_length', max: 10_000 } };
+    expect(await call('records.list', { object_type_slug: 'companies', filters })).toMatchObject({ ...expected, details: { ...expected.details, param: 'filters.name.contains' } });
+    expect(await call('views.create', { name: 'Long', object_type_slug: 'companies', filters })).toMatchObject(expected);
+    const report = await call('reports.create', {
+      name: 'Long', config: { object_type: 'companies', metric: 'count', chart_type: 'number', filters: [{ field: 'name', operator: 'starts_with', value: text }] },
+    });
+    expect(report).toMatchObject({ ...expected, details: { ...expected.details, param: 'config.filters[0].value' } });
+  });
+
+  it('refuses NUL in a filter, which once matched every record, and in a value, which hid it from substring filters', async () => {
+    const list = await call('records.list', { object_type_slug: 'companies', filters: { name: { contains: '\u0000' } } });
+    expect(list).toMatchObject({ ok: false, status: 400, details: { param: 'filters.name.contains', rule: 'unicode' } });
+    const create = await call('records.create', { object_type_slug: 'companies', data: { name: 'nul\u0000byte' } });
+    expect(create).toMatchObject({ ok: false, status: 400, details: { param: 'data.name', rule: 'unicode' } });
+  });
+});
+
 describe('oversize tool names', () => {
   it('refuses a 1 MB tool name on the bridge with validation_error on tool', async () => {
     const out = await callTool(h, 'bridge', owner(), 'x'.repeat(MB), {});

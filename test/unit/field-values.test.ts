@@ -50,6 +50,7 @@ describe('each field type rejects invalid values with a rule an agent can act on
   it.each([
     ['name', 42, 'type'],
     ['name', 'x'.repeat(10_001), 'max_length'],
+    ['name', 'nul\u0000byte', 'unicode'],
     ['headcount', '12', 'type'],
     ['headcount', Number.NaN, 'type'],
     ['headcount', Number.POSITIVE_INFINITY, 'type'],

@@ -104,6 +104,12 @@ describe('parseFilter: operators', () => {
     expect(details({ name: { containz: 'x' } })).toMatchObject({ rule: 'unknown_operator', suggestion: 'contains' });
   });
 
+  it('bounds the text of a partial match as a text value is bounded, and refuses NUL in it', () => {
+    expect(parseFilter(deals, { name: { contains: '%'.repeat(10_000) } })).toEqual(cmp('name', 'contains', '%'.repeat(10_000)));
+    expect(details({ name: { starts_with: '%'.repeat(10_001) } })).toMatchObject({ param: 'filters.name.starts_with', rule: 'max_length', max: 10_000 });
+    expect(details({ name: { ends_with: 't1\u0000zzz' } })).toMatchObject({ param: 'filters.name.ends_with', rule: 'unicode' });
+  });
+
   it('accepts operators written with a leading $', () => {
     expect(parseFilter(deals, { amount: { $gt: 5 } })).toEqual(cmp('amount', 'gt', 5, { valueKind: 'number' }));
   });

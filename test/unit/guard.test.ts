@@ -71,6 +71,12 @@ describe('guardParams', () => {
     expect(refusal({ title: 's', body: 'x\ud800y' })).toEqual({ param: 'body', rule: 'unicode' });
     expect(refusal({ filters: { name: { in: ['ok', 'end\udc00'] } } })).toEqual({ param: 'filters.name.in[1]', rule: 'unicode' });
     expect(refusal(JSON.parse('{"data": {"\\udbff": 1}}'))).toMatchObject({ rule: 'unicode' });
-    expect(refusal({ body: 'emoji 😀, U+FFFD \ufffd, NUL \u0000, 日本語' })).toBeNull();
+    expect(refusal({ body: 'emoji 😀, U+FFFD \ufffd, U+0001 \u0001, 日本語' })).toBeNull();
+  });
+
+  it('refuses a NUL character in a value or a key, naming where', () => {
+    expect(refusal({ filters: { name: { contains: '\u0000' } } })).toEqual({ param: 'filters.name.contains', rule: 'unicode' });
+    expect(refusal({ data: { name: 'nul\u0000byte' } })).toEqual({ param: 'data.name', rule: 'unicode' });
+    expect(refusal(JSON.parse('{"data": {"a\\u0000b": 1}}'))).toMatchObject({ rule: 'unicode' });
   });
 });

@@ -42,10 +42,18 @@ export const DEFAULT_RATING_MAX = 5;
 export const DEFAULT_CURRENCY = 'USD';
 
 function text(value: unknown, param: string): string {
-  const s = expectString(value, param);
+  return boundedText(expectString(value, param), param);
+}
+
+/**
+ * A text of at most TEXT_MAX_LENGTH characters and without NUL (U+0000), which the gateway refuses
+ * in any parameter and a CSV import could still bring: SQLite's LIKE stops reading at one.
+ */
+export function boundedText(s: string, param: string): string {
   if (s.length > TEXT_MAX_LENGTH) {
     throw validationError(param, `${param} must be at most ${TEXT_MAX_LENGTH} characters, got ${s.length}`, { rule: 'max_length', max: TEXT_MAX_LENGTH });
   }
+  if (s.includes('\0')) throw validationError(param, `${param} holds a NUL character (U+0000), which is not text`, { rule: 'unicode' });
   return s;
 }
 
