@@ -113,6 +113,20 @@ export function recordTypeDeleted(recordId: string, slug: string): CrmError {
   });
 }
 
+/**
+ * A write that was to apply to a row as the caller read it, refused because another write to the
+ * row came between (its updated_at moved): the caller reads it again and redoes its change.
+ */
+export function changedMeanwhile(kind: string, id: string): CrmError {
+  return new CrmError('conflict', `${kind} ${JSON.stringify(id)} was changed by other calls while this change was being applied; send it again`, {
+    resource: kind, id, rule: 'changed_meanwhile',
+  });
+}
+
+export function isChangedMeanwhile(error: unknown): boolean {
+  return isCrmError(error) && error.code === 'conflict' && error.details?.rule === 'changed_meanwhile';
+}
+
 /** Exhaustiveness guard for switches over closed unions. */
 export function unreachable(value: never): never {
   throw new Error(`unreachable: ${JSON.stringify(value)}`);

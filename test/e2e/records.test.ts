@@ -206,6 +206,27 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
       .toMatchObject({ ok: false, status: 403, code: 'permission_denied' });
   });
 
+  it('lands every one of many concurrent updates of different fields, records and list entries alike, each with its own diff', async () => {
+    const fields = Array.from({ length: 20 }, (_, i) => ({ slug: `f${i}`, name: `F${i}`, type: 'number' }));
+    const slug = `gauges_${style}`;
+    await ok('objects.create', { slug, name: 'Gauges', fields: [{ slug: 'name', name: 'Name', type: 'text' }, ...fields] });
+    const record = await ok('records.create', { object_type_slug: slug, data: { name: 'Dial' } });
+    const answers = await Promise.all(fields.map((f, i) => call('records.update', { record_id: record.record_id, data: { [f.slug]: i } })));
+    expect(answers.filter((a) => !a.ok)).toEqual([]);
+    const expected = Object.fromEntries(fields.map((f, i) => [f.slug, i]));
+    expect((await ok('records.get', { record_id: record.record_id })).data).toEqual({ name: 'Dial', ...expected });
+    const history = await ok('timeline.list', { record_id: record.record_id, page_size: 100 });
+    const diffs = history.items.filter((e: { action: string }) => e.action === 'update').map((e: { diff: Record<string, { after: unknown }> }) => e.diff);
+    expect(diffs).toHaveLength(20);
+    expect(Object.fromEntries(diffs.flatMap((d: Record<string, { after: unknown }>) => Object.entries(d).map(([k, v]) => [k, v.after])))).toEqual(expected);
+
+    const list = await ok('lists.create', { object_type_slug: slug, name: `Gauges ${style}`, fields });
+    const [entry] = (await ok('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: record.record_id }] })).items;
+    const entryAnswers = await Promise.all(fields.map((f, i) => call('lists.update_entry', { entry_id: entry.entry_id, data: { [f.slug]: i } })));
+    expect(entryAnswers.filter((a) => !a.ok)).toEqual([]);
+    expect((await ok('lists.entries', { list_id: list.list_id })).items[0].data).toEqual(expected);
+  });
+
   it("answers another workspace's record id with not_found and never its data", async () => {
     const secret = await ok('records.create', { object_type_slug: 'companies', data: { name: `Secret ${style}`, description: 'classified' } }, h.other.owner.key);
     for (const tool of ['records.get', 'records.update', 'records.delete', 'records.restore']) {

@@ -158,6 +158,39 @@ describe('notes on Neo4j', () => {
   });
 });
 
+describe('read-modify-writes on Neo4j', () => {
+  const stored = { id: 'rec_1', workspace_id: WS, object_type_slug: 'companies', data: '{}', assignee_id: null, created_by: null, created_at: 't0', updated_at: '2026-01-01T00:00:00.005Z', deleted_at: null };
+  const answers: Answer = (name) => (name === 'getRecord' ? [{ record: stored, object_type_id: 'obj_companies' }]
+    : name === 'getListEntry' ? [{ entry: { id: 'ent_1', workspace_id: WS, list_id: 'lst_1', record_id: 'rec_1', data: '{}', created_by: null, created_at: 't0', updated_at: stored.updated_at } }] : []);
+  const write = { data: { name: 'x' }, uniques: [], refs: [] };
+
+  it('takes the record\'s write lock before reading it, so the check and the write see the same state', async () => {
+    const { conn, names } = scripted(answers);
+    await recordMethods(conn).updateRecord(WS, 'rec_1', { ...write, unchanged_since: stored.updated_at });
+    expect(names().slice(0, 3)).toEqual(['lockRecord', 'getRecord', 'updateRecord']);
+  });
+
+  it('writes nothing when the record changed since the caller read it', async () => {
+    const { conn, names } = scripted(answers);
+    const error = await failure(recordMethods(conn).updateRecord(WS, 'rec_1', { ...write, unchanged_since: '2026-01-01T00:00:00.004Z' }));
+    expect(error.details).toMatchObject({ rule: 'changed_meanwhile', id: 'rec_1' });
+    expect(names()).toEqual(['lockRecord', 'getRecord']);
+  });
+
+  it('stamps a write later than the last even when the clock has not passed it', async () => {
+    const ahead = new Date(Date.now() + 60_000).toISOString();
+    const { conn, sent } = scripted((name, params) => (name === 'getRecord' ? [{ record: { ...stored, updated_at: ahead }, object_type_id: 'obj_companies' }] : answers(name, params)));
+    await recordMethods(conn).updateRecord(WS, 'rec_1', write);
+    expect(sent.find((s) => s.name === 'updateRecord')!.params.now).toBe(new Date(Date.parse(ahead) + 1).toISOString());
+  });
+
+  it('locks, checks and writes a list entry the same way', async () => {
+    const { conn, names } = scripted(answers);
+    await failure(entryMethods(conn).updateListEntry(WS, 'ent_1', {}, [], 'other'));
+    expect(names()).toEqual(['lockListEntry', 'getListEntry']);
+  });
+});
+
 describe('listEvents on Neo4j', () => {
   const read = async (found: boolean, query: { record_id?: string; since?: string; before?: string }) => {
     const { conn, names, sent } = scripted((name) => (name === 'isRecord' ? [{ found }] : []));

@@ -10,6 +10,7 @@ import { created, diffOf, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
 import type { ObjectService } from './objects.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
+import { updateInTurn } from './read-modify-write.ts';
 import { checkReferences } from './references.ts';
 
 export interface ListView extends Omit<CrmList, 'workspace_id'> {
@@ -166,15 +167,18 @@ export class ListService {
     return { items: await this.entryViews(added), added: added.length };
   }
 
+  /** Merges the given fields into the entry as it is when the write happens, as records.update does. */
   async updateEntry(input: { entry_id: string; data: unknown }): Promise<EntryView> {
-    const { entry, list } = await this.loadEntry(input.entry_id);
-    const record = await this.recordOf(entry);
-    this.assertCanWrite(record, 'entry_id');
-    const valid = validateRecordData(fieldSet(list), input.data ?? {}, { existing: entry.data });
-    await checkReferences(this.store, this.ws, valid);
-    const changes = diffOf(entry.data, valid.data);
-    const events = changes ? [eventFor(this.actor, 'update', 'entry', entry.id, [entry.record_id], changes)] : [];
-    const updated = await this.store.updateListEntry(this.ws, entry.id, valid.data, events);
+    const updated = await updateInTurn(`entry:${this.ws}:${input.entry_id}`, async () => {
+      const { entry, list } = await this.loadEntry(input.entry_id);
+      const record = await this.recordOf(entry);
+      this.assertCanWrite(record, 'entry_id');
+      const valid = validateRecordData(fieldSet(list), input.data ?? {}, { existing: entry.data });
+      await checkReferences(this.store, this.ws, valid);
+      const changes = diffOf(entry.data, valid.data);
+      const events = changes ? [eventFor(this.actor, 'update', 'entry', entry.id, [entry.record_id], changes)] : [];
+      return this.store.updateListEntry(this.ws, entry.id, valid.data, events, entry.updated_at);
+    });
     return (await this.entryViews([updated]))[0]!;
   }
 

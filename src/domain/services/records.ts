@@ -9,6 +9,7 @@ import type { EventAction, FieldChange, ObjectType, StoredRecord } from '../type
 import type { ObjectService } from './objects.ts';
 import { checkReferences } from './references.ts';
 import { created, diffOf, eventFor } from './events.ts';
+import { updateInTurn } from './read-modify-write.ts';
 import type { NewEvent } from '../store/port-work.ts';
 
 /** A record as callers see it: the spec'd `record_id`, the same value as `id`, and its display name. */
@@ -124,22 +125,29 @@ export class RecordService {
     return view(type, record);
   }
 
+  /**
+   * Merges the given fields into the record as it is when the write happens: the merge is checked
+   * against the record as read and written only if nobody wrote it since (updateInTurn), so
+   * concurrent updates of different fields all land, and each event's diff is what its write did.
+   */
   async update(input: { record_id: string; data?: unknown; assignee_id?: string | null }): Promise<RecordView> {
-    const record = await this.load(input.record_id);
-    this.assertCanWrite(record);
-    const type = await this.objects.get(record.object_type_slug);
-    const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
-    await this.checkReferences(valid);
-    const assignee = input.assignee_id === undefined ? undefined : await this.assigneeFor(input.assignee_id, null);
-    const changes = diffOf(
-      { ...record.data, ...(assignee === undefined ? {} : { assignee_id: record.assignee_id ?? undefined }) },
-      { ...valid.data, ...(assignee === undefined ? {} : { assignee_id: assignee ?? undefined }) },
-    );
-    const updated = await this.store.updateRecord(this.ws, record.id, {
-      data: valid.data, uniques: valid.uniques, refs: valid.refs,
-      ...(assignee === undefined ? {} : { assignee_id: assignee }),
-    }, changes ? [this.event('update', record.id, [], changes)] : []);
-    return view(type, updated);
+    return updateInTurn(`record:${this.ws}:${input.record_id}`, async () => {
+      const record = await this.load(input.record_id);
+      this.assertCanWrite(record);
+      const type = await this.objects.get(record.object_type_slug);
+      const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
+      await this.checkReferences(valid);
+      const assignee = input.assignee_id === undefined ? undefined : await this.assigneeFor(input.assignee_id, null);
+      const changes = diffOf(
+        { ...record.data, ...(assignee === undefined ? {} : { assignee_id: record.assignee_id ?? undefined }) },
+        { ...valid.data, ...(assignee === undefined ? {} : { assignee_id: assignee ?? undefined }) },
+      );
+      const updated = await this.store.updateRecord(this.ws, record.id, {
+        data: valid.data, uniques: valid.uniques, refs: valid.refs, unchanged_since: record.updated_at,
+        ...(assignee === undefined ? {} : { assignee_id: assignee }),
+      }, changes ? [this.event('update', record.id, [], changes)] : []);
+      return view(type, updated);
+    });
   }
 
   async delete(recordId: string): Promise<RecordView> {

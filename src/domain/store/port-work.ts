@@ -31,8 +31,11 @@ export interface WorkStore {
    * created_at, updated_at map to the entry), sorted and paged like listRecords.
    */
   listEntries(workspaceId: string, listId: string, query: EntryQuery): Promise<{ items: ListEntry[]; total: number }>;
-  /** Replaces the entry's data as a whole. */
-  updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[]): Promise<ListEntry>;
+  /**
+   * Replaces the entry's data as a whole; with `unchangedSince` (the updated_at the caller read),
+   * `conflict` (changedMeanwhile) if another write came between, as updateRecord.
+   */
+  updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[], unchangedSince?: string): Promise<ListEntry>;
   /** Removes the entry (the removal itself stays on the timeline). */
   removeListEntry(workspaceId: string, entryId: string, events: NewEvent[]): Promise<ListEntry>;
 

@@ -94,8 +94,13 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
    * fields. The objects are shared and frozen: callers copy, never change them.
    */
   recordSummaries(workspaceId: string, recordIds: readonly string[]): Promise<RecordSummary[]>;
-  /** Replaces data, unique claims and field relations as a whole. Same conflicts as create. */
-  updateRecord(workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[]): Promise<StoredRecord>;
+  /**
+   * Replaces data, unique claims and field relations as a whole. Same conflicts as create, and
+   * `conflict` (changedMeanwhile) when `unchanged_since` is given and the record's updated_at is no
+   * longer that: another write came between the caller's read and this one. Every write of a
+   * record moves its updated_at forward (stampAfter), so no write goes unnoticed.
+   */
+  updateRecord(workspaceId: string, recordId: string, input: RecordUpdate, events?: NewEvent[]): Promise<StoredRecord>;
   /** Marks the record deleted and releases its unique claims. */
   softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): Promise<StoredRecord>;
   /** Clears deleted_at and re-claims the given unique values (`conflict` if one was taken since). */
@@ -201,6 +206,13 @@ export interface RecordWrite {
   data: RecordData;
   uniques: UniqueClaim[];
   refs: FieldRef[];
+}
+
+export interface RecordUpdate extends RecordWrite {
+  /** Given: the new assignee (null: none). */
+  assignee_id?: string | null;
+  /** Given: the updated_at the caller read; the write happens only if the record still has it. */
+  unchanged_since?: string;
 }
 
 export interface NewRecord extends RecordWrite {

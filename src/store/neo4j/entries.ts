@@ -1,6 +1,7 @@
-import { CrmError, notFound } from '../../domain/errors.ts';
+import { changedMeanwhile, CrmError, notFound } from '../../domain/errors.ts';
 import type { ListEntry, RecordData } from '../../domain/types.ts';
 import type { EntryQuery, NewEvent, NewListEntry } from '../../domain/store/port-work.ts';
+import { stampAfter } from '../../domain/store/write-stamps.ts';
 import { entryConflict, entryTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/entries.ts';
@@ -87,10 +88,13 @@ export function entryMethods(conn: Connection) {
       return { items: rows.map((row) => toEntry(props(row, 'entry')!)), total };
     },
 
-    async updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[]): Promise<ListEntry> {
+    async updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[], unchangedSince?: string): Promise<ListEntry> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
-        await mustFind(tx, workspaceId, entryId);
-        await tx.rows(bind(Q.UPDATE_ENTRY, { id: entryId, data: JSON.stringify(data), values: fieldValues(data), now: now() }));
+        await tx.rows(bind(Q.LOCK_ENTRY, { workspace_id: workspaceId, id: entryId }));
+        const entry = await mustFind(tx, workspaceId, entryId);
+        if (unchangedSince !== undefined && entry.updated_at !== unchangedSince) throw changedMeanwhile('list entry', entryId);
+        const at = stampAfter(entry.updated_at, now());
+        await tx.rows(bind(Q.UPDATE_ENTRY, { id: entryId, data: JSON.stringify(data), values: fieldValues(data), now: at }));
         return (await find(tx, workspaceId, entryId))!;
       });
     },

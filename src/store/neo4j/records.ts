@@ -1,7 +1,8 @@
-import { CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
+import { changedMeanwhile, CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
 import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
 import { displayName } from '../../domain/fields.ts';
-import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import type { NewEvent, NewRecord, RecordSummary, RecordUpdate, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import { stampAfter } from '../../domain/store/write-stamps.ts';
 import { claimConflict } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/records.ts';
@@ -29,6 +30,12 @@ async function require(tx: Tx, workspaceId: string, recordId: string, includeDel
   const found = await find(tx, workspaceId, recordId, includeDeleted);
   if (!found) throw notFound('record', recordId);
   return found;
+}
+
+/** The record as require finds it, read under its write lock (LOCK_RECORD), for a write that follows. */
+async function requireLocked(tx: Tx, workspaceId: string, recordId: string, includeDeleted = false): Promise<Target> {
+  await tx.rows(bind(Q.LOCK_RECORD, { workspace_id: workspaceId, id: recordId }));
+  return require(tx, workspaceId, recordId, includeDeleted);
 }
 
 /** The node properties of a new record of the type. */
@@ -102,12 +109,11 @@ export function recordMethods(conn: Connection) {
         .map((row) => toRecord(props(row, 'record')!))));
     },
 
-    async updateRecord(
-      workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[],
-    ): Promise<StoredRecord> {
+    async updateRecord(workspaceId: string, recordId: string, input: RecordUpdate, events?: NewEvent[]): Promise<StoredRecord> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
-        const target = await require(tx, workspaceId, recordId);
-        const at = now();
+        const target = await requireLocked(tx, workspaceId, recordId);
+        if (input.unchanged_since !== undefined && target.record.updated_at !== input.unchanged_since) throw changedMeanwhile('record', recordId);
+        const at = stampAfter(target.record.updated_at, now());
         await tx.rows(bind(Q.UPDATE_RECORD, {
           id: recordId, data: JSON.stringify(input.data), set_assignee: input.assignee_id !== undefined,
           assignee_id: input.assignee_id ?? null, now: at,
@@ -120,8 +126,8 @@ export function recordMethods(conn: Connection) {
 
     async softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): Promise<StoredRecord> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
-        const target = await require(tx, workspaceId, recordId);
-        await tx.rows(bind(Q.MARK_DELETED, { id: recordId, now: now() }));
+        const target = await requireLocked(tx, workspaceId, recordId);
+        await tx.rows(bind(Q.MARK_DELETED, { id: recordId, now: stampAfter(target.record.updated_at, now()) }));
         await clearDerived(tx, recordId);
         return reread(tx, target);
       });
@@ -129,12 +135,12 @@ export function recordMethods(conn: Connection) {
 
     async restoreRecord(workspaceId: string, recordId: string, uniques: UniqueClaim[], events?: NewEvent[]): Promise<StoredRecord> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
-        const target = await require(tx, workspaceId, recordId, true);
+        const target = await requireLocked(tx, workspaceId, recordId, true);
         if (target.record.deleted_at === null) return target.record;
         const slug = target.record.object_type_slug;
         if ((await findObjectType(tx, workspaceId, slug))?.id !== target.object_type_id) throw recordTypeDeleted(recordId, slug);
         // Its field edges stayed; its claims and index come back.
-        const at = now();
+        const at = stampAfter(target.record.updated_at, now());
         await writeDerived(tx, [derivedOf(recordId, workspaceId, target.object_type_id, { data: target.record.data, uniques, refs: [] })], at);
         await tx.rows(bind(Q.MARK_RESTORED, { id: recordId, now: at }));
         return reread(tx, target);

@@ -1,6 +1,7 @@
-import { CrmError, notFound } from '../../domain/errors.ts';
+import { changedMeanwhile, CrmError, notFound } from '../../domain/errors.ts';
 import type { ListEntry, RecordData } from '../../domain/types.ts';
 import type { EntryQuery, NewEvent, NewListEntry } from '../../domain/store/port-work.ts';
+import { stampAfter } from '../../domain/store/write-stamps.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { pageItems } from './item-pages.ts';
 import { ENTRIES, ENTRY_COLUMNS } from './items.ts';
@@ -139,10 +140,11 @@ export function entryMethods(c: Connection) {
       return { items: rows.map(toEntry), total };
     },
 
-    updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[]): ListEntry {
+    updateListEntry(workspaceId: string, entryId: string, data: RecordData, events: NewEvent[], unchangedSince?: string): ListEntry {
       return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, entryId);
-        c.run('UPDATE list_entries SET data = ?, updated_at = ? WHERE pk = ?', JSON.stringify(data), now(), row.pk);
+        if (unchangedSince !== undefined && row.updated_at !== unchangedSince) throw changedMeanwhile('list entry', entryId);
+        c.run('UPDATE list_entries SET data = ?, updated_at = ? WHERE pk = ?', JSON.stringify(data), stampAfter(row.updated_at, now()), row.pk);
         unindexValues(c, ENTRIES, row.pk);
         indexValues(c, ENTRIES, row.pk, row.list_pk, data);
         return toEntry(find(workspaceId, entryId)!);

@@ -1,6 +1,7 @@
-import { CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
+import { changedMeanwhile, CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
 import type { StoredRecord } from '../../domain/types.ts';
-import type { NewEvent, NewRecord, RecordSummary, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import type { NewEvent, NewRecord, RecordSummary, RecordUpdate, RecordWrite, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
+import { stampAfter } from '../../domain/store/write-stamps.ts';
 import { BLOCK_SHIFT } from './block-cache.ts';
 import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
@@ -89,12 +90,12 @@ export function recordMethods(c: Connection) {
       return cache.usable() ? cache.summaries(workspaceId, recordIds) : readSummaries(c, workspaceId, recordIds);
     },
 
-    updateRecord(
-      workspaceId: string, recordId: string, input: RecordWrite & { assignee_id?: string | null }, events?: NewEvent[],
-    ): StoredRecord {
+    /** Inside the write transaction, so the check of `unchanged_since` and the write are one step. */
+    updateRecord(workspaceId: string, recordId: string, input: RecordUpdate, events?: NewEvent[]): StoredRecord {
       return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId);
-        const at = now();
+        if (input.unchanged_since !== undefined && row.updated_at !== input.unchanged_since) throw changedMeanwhile('record', recordId);
+        const at = stampAfter(row.updated_at, now());
         c.run(
           'UPDATE records SET data = ?, assignee_id = ?, updated_at = ? WHERE pk = ?',
           JSON.stringify(input.data), input.assignee_id === undefined ? row.assignee_id : input.assignee_id, at, row.pk,
@@ -109,7 +110,7 @@ export function recordMethods(c: Connection) {
     softDeleteRecord(workspaceId: string, recordId: string, events?: NewEvent[]): StoredRecord {
       return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId);
-        const at = now();
+        const at = stampAfter(row.updated_at, now());
         c.run('UPDATE records SET deleted_at = ?, updated_at = ? WHERE pk = ?', at, at, row.pk);
         releaseUniques(c, row.pk);
         unindexRecord(c, row.pk);
@@ -123,7 +124,7 @@ export function recordMethods(c: Connection) {
         if (row.deleted_at === null) return toRecord(row);
         if (findObjectType(c, workspaceId, row.object_type_slug)?.pk !== row.object_type_pk) throw recordTypeDeleted(row.id, row.object_type_slug);
         claimUniques(c, row, uniques);
-        c.run('UPDATE records SET deleted_at = NULL, updated_at = ? WHERE pk = ?', now(), row.pk);
+        c.run('UPDATE records SET deleted_at = NULL, updated_at = ? WHERE pk = ?', stampAfter(row.updated_at, now()), row.pk);
         indexRecord(c, row, JSON.parse(row.data) as StoredRecord['data']);
         return reread(row);
       });

@@ -5,7 +5,7 @@ import type { ListEntry } from '../../../src/domain/types.ts';
 import {
   allOf, anyOf, cmp, expectCrmError, freshWorkspace, many, num, sleep, sortBy, sys, type Harness,
 } from './harness.ts';
-import { deals, pipeline } from './work.ts';
+import { deals, ev, pipeline } from './work.ts';
 
 const UNKNOWN_ENTRY = 'ent_00000000000000000000000000';
 const UNKNOWN_RECORD = 'rec_00000000000000000000000000';
@@ -143,6 +143,18 @@ export function entryCases(h: Harness): void {
       expect(updated).toMatchObject({ id: entries.b.id, record_id: entries.b.record_id, data: { stage: 'won' }, created_at: entries.b.created_at });
       expect(updated.updated_at > entries.b.updated_at).toBe(true);
       expect(await h.store.getListEntry(ws.id, entries.b.id)).toEqual(updated);
+    });
+
+    it('writes an entry update given its updated_at only while the entry still has it, each write moving it forward', async () => {
+      const { ws, entries } = await stocked();
+      const first = await h.store.updateListEntry(ws.id, entries.b.id, { stage: 'won' }, [], entries.b.updated_at);
+      expect(first.updated_at > entries.b.updated_at).toBe(true);
+      const stale = h.store.updateListEntry(ws.id, entries.b.id, { stage: 'lost' }, [ev('update', 'entry', 'stale', [entries.b.record_id])], entries.b.updated_at);
+      await expectCrmError(stale, 'conflict', { rule: 'changed_meanwhile', id: entries.b.id });
+      expect(await h.store.getListEntry(ws.id, entries.b.id)).toEqual(first);
+      const second = await h.store.updateListEntry(ws.id, entries.b.id, { stage: 'lost' }, [], first.updated_at);
+      expect(second.data).toEqual({ stage: 'lost' });
+      expect(second.updated_at > first.updated_at).toBe(true);
     });
 
     it('filters on the new data of an updated entry, not the old', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addMember, contact, expectCrmError, freshWorkspace, newRecord, NEWEST_FIRST, sleep, sortedIds, type Harness,
 } from './harness.ts';
+import { ev } from './work.ts';
 
 const UNKNOWN_RECORD = 'rec_00000000000000000000000000';
 
@@ -45,6 +46,29 @@ export function recordCases(h: Harness): void {
       expect(after.created_at).toBe(before.created_at);
       expect(after.updated_at > before.updated_at).toBe(true);
       expect(await h.store.getRecord(ws.id, before.id)).toEqual(after);
+    });
+
+    it('gives every write of a record a later updated_at than the one before, even within one millisecond', async () => {
+      const ws = await freshWorkspace(h);
+      const record = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Quick' }));
+      const stamps = [record.updated_at];
+      for (let i = 0; i < 20; i++) stamps.push((await h.store.updateRecord(ws.id, record.id, { data: { name: `Quick ${i}` }, uniques: [], refs: [] })).updated_at);
+      stamps.push((await h.store.softDeleteRecord(ws.id, record.id)).updated_at);
+      stamps.push((await h.store.restoreRecord(ws.id, record.id, [])).updated_at);
+      for (let i = 1; i < stamps.length; i++) expect(stamps[i]! > stamps[i - 1]!, `write ${i}: ${stamps[i]} after ${stamps[i - 1]}`).toBe(true);
+    });
+
+    it('writes an update given unchanged_since only while the record still has that updated_at', async () => {
+      const ws = await freshWorkspace(h);
+      const record = await h.store.createRecord(ws.id, newRecord('companies', { name: 'Base', industry: 'retail' }));
+      const first = await h.store.updateRecord(ws.id, record.id, { data: { name: 'First', industry: 'retail' }, uniques: [], refs: [], unchanged_since: record.updated_at });
+      expect(first.data).toEqual({ name: 'First', industry: 'retail' });
+      const stale = h.store.updateRecord(ws.id, record.id, { data: { name: 'Base', industry: 'media' }, uniques: [], refs: [], unchanged_since: record.updated_at }, [ev('update', 'record', 'stale', [record.id])]);
+      await expectCrmError(stale, 'conflict', { rule: 'changed_meanwhile', id: record.id });
+      expect(await h.store.getRecord(ws.id, record.id)).toEqual(first);
+      expect(await h.store.listEvents(ws.id, { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      const next = await h.store.updateRecord(ws.id, record.id, { data: { name: 'First', industry: 'media' }, uniques: [], refs: [], unchanged_since: first.updated_at });
+      expect(next.data).toEqual({ name: 'First', industry: 'media' });
     });
 
     it('keeps the assignee when an update omits it and clears it when given null', async () => {

@@ -37,6 +37,12 @@ WHERE r.record_id IN $record_ids
 RETURN ${ENTRY} AS entry
 ORDER BY r.seq, r.id`);
 
+/** Takes the entry's write lock for the rest of the transaction, as LOCK_RECORD does a record's. */
+export const LOCK_ENTRY = statement('lockListEntry', ['workspace_id', 'id'], `
+MATCH (r:ListEntry {id: $id, workspace_id: $workspace_id})
+SET r.write_lock = true
+REMOVE r.write_lock`);
+
 /** Replaces the data and its FieldValue nodes. */
 export const UPDATE_ENTRY = statement('updateListEntry', ['id', 'data', 'values', 'now'], `
 MATCH (r:ListEntry {id: $id})

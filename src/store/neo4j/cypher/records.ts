@@ -17,6 +17,18 @@ CREATE (r:Record {id: rec.id, workspace_id: $workspace_id, object_type_id: rec.o
                   object_type_slug: rec.object_type_slug, data: rec.data, assignee_id: rec.assignee_id,
                   created_by: rec.created_by, created_at: $now, updated_at: $now})`);
 
+/**
+ * Takes the record's write lock for the rest of the transaction, before a write reads it: a write
+ * to a node locks it until commit, and a read after the lock sees the last committed write, so the
+ * read, the `unchanged_since` check and the write are one step (Neo4j reads committed data, and
+ * two transactions that read a node unlocked could both write it as they read it). The property
+ * is set and removed at once; the lock stays.
+ */
+export const LOCK_RECORD = statement('lockRecord', ['workspace_id', 'id'], `
+MATCH (r:Record {id: $id, workspace_id: $workspace_id})
+SET r.write_lock = true
+REMOVE r.write_lock`);
+
 /** With `object_type_id`: the type the record belongs to. Soft-deleted records included. */
 export const GET_RECORD = statement('getRecord', ['workspace_id', 'id'], `
 MATCH (r:Record {id: $id, workspace_id: $workspace_id})
