@@ -117,7 +117,7 @@ export const graphTools = [
     description: `Scores contacts from their graph neighbourhood into a category (${CATEGORIES.join(', ')}) and a strength (${STRENGTHS.join(', ')}) with a 0-100 score and the reasons: deals of the contact or its company and their stages, links (invested_in, partner_of, supplies, others), notes, tasks, emails, meetings (its attendees count) and messages, weighted by recency and frequency. Saved unless persist is false, so graph.query can filter by category. Up to ${L.classifyMax} record_ids, or every contact when omitted (then items holds the first ${L.classifyMax} by id, counts cover all).`,
     input: z.strictObject({
       record_ids: z.array(z.string().min(1)).min(1).max(L.classifyMax).optional().describe(`Contact ids, at most ${L.classifyMax}. Default: every contact.`),
-      persist: z.boolean().optional().describe('Save the results. Default true.'),
+      persist: z.boolean().optional().describe('Save the results. Default true. A Member saves only contacts assigned to them (and gives their record_ids); persist: false classifies any.'),
     }),
     output: z.object({
       items: z.array(z.object({

@@ -209,6 +209,19 @@ describe.each(STYLES)('the relationship graph over %s', (style: Style) => {
     expect(await ok('graph.unlink', { link_id: link.link_id }, mk)).toEqual({ link_id: link.link_id, removed: true });
     expect((await ok('graph.query', { record_id: own1 }, mk)).nodes.length).toBeGreaterThan(1);
   });
+
+  it('lets a member save classifications only of contacts assigned to them, and classify any without saving', async () => {
+    const mk = h.ws.member.key;
+    const own = await create('contacts', { name: `Mine ${style}` }, mk);
+    const owners = await create('contacts', { name: `Theirs ${style}` });
+    const refused = await call('contacts.classify', { record_ids: [own, owners] }, mk);
+    expect(refused).toMatchObject({ ok: false, status: 403, code: 'permission_denied', details: { param: 'record_ids[1]', record_id: owners } });
+    expect((await ok('timeline.list', { record_id: owners })).items.filter((e: { action: string }) => e.action === 'classify')).toEqual([]);
+    expect(await call('contacts.classify', {}, mk)).toMatchObject({ ok: false, status: 403, code: 'permission_denied', details: { param: 'record_ids' } });
+    expect((await ok('contacts.classify', { record_ids: [owners], persist: false }, mk)).items[0].record_id).toBe(owners);
+    expect((await ok('contacts.classify', { record_ids: [own] }, mk)).items[0].record_id).toBe(own);
+    expect((await ok('timeline.list', { record_id: own })).items.map((e: { action: string }) => e.action)).toContain('classify');
+  });
 });
 
 describe('the graph in GraphQL', () => {

@@ -1,5 +1,5 @@
 import type { Store } from '../store/port.ts';
-import type { Actor } from '../actor.ts';
+import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { classifyContacts, CONTACTS } from '../graph/classify.ts';
 import { GRAPH_LIMITS } from '../graph/limits.ts';
@@ -60,8 +60,16 @@ export class ClassifyService {
       if (persist) await this.save(ids, scored, classifiedAt);
     };
 
-    if (input.record_ids) await run(await this.contacts(input.record_ids));
-    else {
+    if (input.record_ids) {
+      const ids = await this.contacts(input.record_ids);
+      if (persist) await this.assertCanSave(input.record_ids, ids);
+      await run(ids);
+    } else {
+      if (persist && !canWriteAll(this.actor)) {
+        throw new CrmError('permission_denied', 'a member saves classifications only of contacts assigned to them: give their record_ids, or persist: false to classify the whole workspace without saving', {
+          role: this.actor.role, param: 'record_ids',
+        });
+      }
       for (let after: string | null = null; ;) {
         const ids = await this.store.recordIdsOf(this.ws, CONTACTS, after, PAGE);
         if (ids.length) await run(ids);
@@ -93,6 +101,20 @@ export class ClassifyService {
       }
     });
     return [...new Set(ids)];
+  }
+
+  /**
+   * Saving a classification writes the contact (its category, strength and a timeline event), so a
+   * Member may save only those assigned to them, as for any other write; reading one is open.
+   */
+  private async assertCanSave(given: readonly string[], ids: readonly string[]): Promise<void> {
+    if (canWriteAll(this.actor)) return;
+    const foreign = (await this.store.getRecords(this.ws, ids)).find((r) => r.assignee_id !== this.actor.user_id);
+    if (!foreign) return;
+    const param = `record_ids[${given.indexOf(foreign.id)}]`;
+    throw new CrmError('permission_denied', `${param}: a member may only save classifications of contacts assigned to them; ${foreign.id} is not (persist: false classifies without saving)`, {
+      role: this.actor.role, param, record_id: foreign.id,
+    });
   }
 
   private async save(ids: readonly string[], scored: Map<string, Scored>, classifiedAt: string): Promise<void> {
