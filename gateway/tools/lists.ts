@@ -72,7 +72,7 @@ export const listsTools = [
     name: 'lists.delete',
     scope: 'lists',
     title: 'Delete a list',
-    description: 'Soft-deletes a list: it disappears from lists.list and lists.get; its history stays on the timeline. Owners and admins only. Example: {"list_id": "lst_…"}.',
+    description: 'Soft-deletes a list that has no views (409 conflict while it has any): it disappears from lists.list and lists.get; its history stays on the timeline. Owners and admins only. Example: {"list_id": "lst_…"}.',
     input: z.strictObject({ list_id: listId }),
     output: listOutput,
     annotations: DELETES,

@@ -82,7 +82,7 @@ export const objectTools = [
     name: 'objects.delete',
     scope: 'objects',
     title: 'Delete an object type',
-    description: 'Soft-deletes a custom object type that has no live records. Standard types (companies, contacts, deals) cannot be deleted. Owners and admins only. Example: {"slug": "projects"}.',
+    description: 'Soft-deletes a custom object type that has no live records, lists or views (409 conflict, with their counts, while it has any). Standard types (companies, contacts, deals) cannot be deleted. Owners and admins only. Example: {"slug": "projects"}.',
     input: z.strictObject({ slug: objectSlug }),
     output: objectTypeOutput,
     annotations: DELETES,

@@ -140,6 +140,35 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.list', { object_type_slug: slug })).total).toBe(0);
   });
 
+  it('answers the restore of a record whose object type is gone, with no new one, by the record, not a slug parameter', async () => {
+    const slug = `shades_${style}`;
+    await ok('objects.create', { slug, name: 'Shades', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    const old = await ok('records.create', { object_type_slug: slug, data: { name: `shade ${style}` } });
+    await ok('records.delete', { record_id: old.record_id });
+    await ok('objects.delete', { slug });
+    const out = await call('records.restore', { record_id: old.record_id });
+    expect(out).toMatchObject({ ok: false, status: 404, code: 'not_found', details: { resource: 'object type', id: slug, record_id: old.record_id } });
+    expect(out.ok || out.details.param).toBeUndefined();
+  });
+
+  it('deletes an object type only once its lists and views are gone, and a list only once its views are', async () => {
+    const slug = `crates_${style}`;
+    await ok('objects.create', { slug, name: 'Crates', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    const list = await ok('lists.create', { object_type_slug: slug, name: `Crates ${style}` });
+    const listView = await ok('views.create', { name: 'Of the list', list_id: list.list_id });
+    const typeView = await ok('views.create', { name: 'Of the type', object_type_slug: slug });
+    expect(await call('objects.delete', { slug })).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'slug', lists: 1, views: 2 } });
+    expect(await call('lists.delete', { list_id: list.list_id })).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'list_id', views: 1 } });
+    await ok('views.delete', { view_id: listView.view_id });
+    await ok('lists.delete', { list_id: list.list_id });
+    expect(await call('objects.delete', { slug })).toMatchObject({ ok: false, status: 409, details: { lists: 0, views: 1 } });
+    await ok('views.delete', { view_id: typeView.view_id });
+    await ok('objects.delete', { slug });
+    await ok('objects.create', { slug, name: 'New crates', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    expect((await ok('lists.list', { object_type_slug: slug })).items).toEqual([]);
+    expect((await ok('views.list', { object_type_slug: slug })).items).toEqual([]);
+  });
+
   it('rejects a unique value that another live record holds with conflict', async () => {
     await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
     const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `unique-${style}.io` } });

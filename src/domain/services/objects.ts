@@ -27,15 +27,19 @@ export class ObjectService {
     return all;
   }
 
-  /** The live object type, or a not_found that suggests the nearest slug. */
-  async get(slug: string, param = 'slug'): Promise<ObjectType> {
+  /** The live object type of that slug, or null. */
+  async find(slug: string): Promise<ObjectType | null> {
     const cached = this.cache.get(slug);
     if (cached) return cached;
     const found = await this.store.getObjectType(this.ws, slug);
-    if (found) {
-      this.cache.set(slug, found);
-      return found;
-    }
+    if (found) this.cache.set(slug, found);
+    return found;
+  }
+
+  /** The live object type, or a not_found that suggests the nearest slug. */
+  async get(slug: string, param = 'slug'): Promise<ObjectType> {
+    const found = await this.find(slug);
+    if (found) return found;
     const slugs = (await this.list()).map((t) => t.slug);
     const suggestion = nearest(slug, slugs);
     throw new CrmError(
@@ -73,6 +77,13 @@ export class ObjectService {
     const count = await this.store.countRecords(this.ws, slug);
     if (count > 0) {
       throw new CrmError('conflict', `object type "${slug}" still has ${count} record(s); delete them first`, { param: 'slug', records: count });
+    }
+    // Lists and views name their type by slug: left behind, they would serve a new type that takes it.
+    const [lists, views] = await Promise.all([this.store.listLists(this.ws, { object_type_slug: slug }), this.store.listViews(this.ws, { object_type_slug: slug })]);
+    if (lists.length > 0 || views.length > 0) {
+      throw new CrmError('conflict', `object type "${slug}" still has ${lists.length} list(s) and ${views.length} view(s); delete them first`, {
+        param: 'slug', lists: lists.length, views: views.length,
+      });
     }
     this.cache.delete(slug);
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);

@@ -1,6 +1,6 @@
 import type { RecordSummary, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
-import { CrmError, notFound, validationError } from '../errors.ts';
+import { CrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
 import { isIdOf, newId } from '../ids.ts';
@@ -161,7 +161,8 @@ export class RecordService {
     const record = await this.store.getRecord(this.ws, recordId, { includeDeleted: true });
     if (!record) throw notFound('record', recordId);
     this.assertCanWrite(record);
-    const type = await this.objects.get(record.object_type_slug);
+    const type = await this.objects.find(record.object_type_slug);
+    if (!type) throw recordTypeDeleted(record.id, record.object_type_slug);
     if (!record.deleted_at) return view(type, record);
     // Only the unique claims are re-taken: a field made required after the delete must not block a restore.
     return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data), [this.event('restore', record.id)]));
