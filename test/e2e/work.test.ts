@@ -75,7 +75,9 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     const edit = await call('lists.update_entry', { entry_id: goneEntry.entry_id, data: { score: 2 } });
     expect(edit).toMatchObject({ ok: false, status: 404, code: 'not_found', details: { param: 'entry_id', resource: 'record', id: gone } });
     expect(edit.ok ? '' : edit.message).toMatch(/is deleted/);
-    expect(await ok('lists.remove_entry', { entry_id: goneEntry.entry_id })).toMatchObject({ entry_id: goneEntry.entry_id, record_id: gone });
+    expect(await ok('lists.remove_entry', { entry_id: goneEntry.entry_id })).toMatchObject({
+      entry_id: goneEntry.entry_id, record_id: gone, record: { record_id: gone, object_type_slug: 'deals', display_name: `Gone ${style}` },
+    });
     await ok('records.restore', { record_id: gone });
     expect((await ok('lists.entries', { list_id: list.list_id })).items.map((e: { record_id: string }) => e.record_id)).toEqual([kept]);
   });
@@ -100,6 +102,22 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'entries[1].data.stage' } });
     expect(!out.ok && out.details.failures).toEqual([expect.objectContaining({ index: 1, param: 'entries[1].data.stage' })]);
     expect((await ok('lists.entries', { list_id: list.list_id })).total).toBe(0);
+  });
+
+  it('names every failing entry of a refused batch, those already in the list too', async () => {
+    const list = await pipeline();
+    const [inList, fresh] = [await deal('In list'), await deal('Fresh')];
+    await ok('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: inList }] });
+    const out = await call('lists.bulk_add_entry', {
+      list_id: list.list_id, entries: [{ record_id: inList }, { record_id: fresh, data: { stage: 'wonn' } }, { record_id: fresh }],
+    });
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'entries[1].data.stage' } });
+    expect(!out.ok && out.details.failures.map((f: { index: number; code: string }) => [f.index, f.code])).toEqual([[0, 'conflict'], [1, 'validation_error'], [2, 'conflict']]);
+  });
+
+  it('refuses a unique entry field, which nothing would enforce', async () => {
+    const out = await call('lists.create', { object_type_slug: 'deals', name: `Unique ${style}`, fields: [{ slug: 'code', name: 'Code', type: 'text', unique: true }] });
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'fields[0].unique' } });
   });
 
   it('refuses adding a record already in the list with conflict', async () => {

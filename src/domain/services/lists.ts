@@ -1,7 +1,7 @@
 import type { NewListEntry, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, isCrmError, notFound, validationError } from '../errors.ts';
-import { MAX_FIELDS, validateNewField, validateRecordData } from '../fields.ts';
+import { displayName, MAX_FIELDS, validateNewField, validateRecordData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
 import { newId } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
@@ -71,6 +71,11 @@ export class ListService {
     if (fields.length > MAX_FIELDS) throw validationError('fields', `a list has at most ${MAX_FIELDS} fields`, { rule: 'max_items', max: MAX_FIELDS });
     const slugs = (await this.objects.list()).map((t) => t.slug);
     const valid = fields.map((f, i) => validateNewField(f as never, { param: `fields[${i}]`, objectSlugs: slugs }));
+    // Nothing claims entry values, so a unique entry field would be a promise the store never kept.
+    const unique = valid.findIndex((f) => f.unique);
+    if (unique >= 0) {
+      throw validationError(`fields[${unique}].unique`, `fields[${unique}].unique: an entry field cannot be unique, since a value may repeat across entries; leave it out`, { rule: 'unsupported' });
+    }
     const seen = new Set<string>();
     valid.forEach((f, i) => {
       if (seen.has(f.slug)) throw validationError(`fields[${i}].slug`, `fields[${i}].slug "${f.slug}" is used twice`, { rule: 'duplicate' });
@@ -157,8 +162,11 @@ export class ListService {
       }
     }
     if (failures.length) {
-      throw new CrmError('validation_error', `${failures.length} of ${input.entries.length} entries are invalid; nothing was added. First: ${failures[0]!.message}`, {
-        param: failures[0]!.param, rule: 'invalid_entries', failures,
+      // Every failing entry, the ones already in the list too, so one retry can fix them all.
+      const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
+      const also = conflicts.length ? ` and ${conflicts.length} already in the list` : '';
+      throw new CrmError('validation_error', `${failures.length} of ${input.entries.length} entries are invalid${also}; nothing was added. First: ${failures[0]!.message}`, {
+        param: failures[0]!.param, rule: 'invalid_entries', failures: all,
       });
     }
     if (conflicts.length) {
@@ -191,7 +199,12 @@ export class ListService {
     // An entry of a deleted record is hidden, not gone: it can still be taken off the list.
     const record = await this.recordOf(entry, true);
     this.assertCanWrite(record, 'entry_id');
+    // Summaries name live records only; a deleted one is named from the record itself.
     const view = (await this.entryViews([entry]))[0]!;
+    if (record.deleted_at) {
+      const type = await this.objects.find(record.object_type_slug);
+      view.record = { record_id: record.id, object_type_slug: record.object_type_slug, display_name: type ? displayName(type, record.data) : '' };
+    }
     await this.store.removeListEntry(this.ws, entry.id, [eventFor(this.actor, 'remove', 'entry', entry.id, [entry.record_id], { list_id: { before: entry.list_id } })]);
     return view;
   }
