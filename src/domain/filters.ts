@@ -20,8 +20,8 @@ import { boundedText, isMultiValued, validateScalar, type FieldShape } from './f
  * - Values go through the field's own validator (options, lower-cased emails, normalised
  *   timestamps, real dates). Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
  *   contains/starts_with/ends_with take a non-empty text of at most 10,000 characters (on a multi-valued field, contains
- *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty ignore their value,
- *   except that `false` negates them (`{is_empty: false}` is is_not_empty).
+ *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty take true (or null)
+ *   or false, which negates them (`{is_empty: false}` is is_not_empty); any other value is refused.
  * - At most 5 levels of `$and`/`$or` and 50 comparisons (`too_complex`).
  */
 
@@ -112,6 +112,8 @@ class FilterParser {
     switch (op) {
       case 'is_empty':
       case 'is_not_empty':
+        // A flag: "false", 0 or "no" read as true would answer the opposite of what was meant.
+        if (value !== true && value !== false && value !== null) throw typeError(param, 'true or false', value);
         return this.cmp(target, value === false ? (op === 'is_empty' ? 'is_not_empty' : 'is_empty') : op, null);
       case 'in':
       case 'not_in':

@@ -152,9 +152,12 @@ describe('parseFilter: operators', () => {
     expect(details({ name: { starts_with: 3 } })).toMatchObject({ param: 'filters.name.starts_with', rule: 'type' });
   });
 
-  it('treats is_empty and is_not_empty values as flags, false negating them', () => {
+  it('treats is_empty and is_not_empty values as flags, false negating them, and refuses any other value', () => {
     expect(parse({ lead: { is_empty: true } })).toEqual(cmp('lead', 'is_empty', null));
-    expect(parse({ lead: { is_not_empty: 'yes' } })).toEqual(cmp('lead', 'is_not_empty', null));
+    expect(parse({ lead: { is_not_empty: null } })).toEqual(cmp('lead', 'is_not_empty', null));
+    for (const value of ['yes', 'false', 0, 1, '', []]) {
+      expect(details({ lead: { is_empty: value } })).toMatchObject({ param: 'filters.lead.is_empty', rule: 'type', expected: 'true or false' });
+    }
     expect(parse({ lead: { is_empty: false } })).toEqual(cmp('lead', 'is_not_empty', null));
     expect(parse({ tags: { is_not_empty: false } })).toEqual(cmp('tags', 'is_empty', null, { multi: true }));
   });
