@@ -1,3 +1,4 @@
+import { LIMITS } from '../../src/domain/limits.ts';
 import { z } from 'zod';
 import { MAX_RECIPIENTS } from '../../src/domain/comms/addresses.ts';
 import { EMAIL_STATUSES } from '../../src/domain/services/email.ts';
@@ -82,7 +83,7 @@ export const commsTools = [
     description: 'Writes a message on a channel. internal messages stay in the workspace and are delivered at once; sms and chat need a connected provider of that channel and are kept as "stored" with the reason until one exists. Reply in a thread with thread_id. Example: {"channel": "internal", "body": "Ana signed!", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       channel: z.enum(MESSAGE_CHANNELS).describe('internal, sms or chat.'), to: z.string().min(1).max(254).optional().describe('sms: a phone number; chat: a handle. Not used for internal.'),
-      body: z.string().min(1).max(10_000), record_ids: recordIds.optional(), thread_id: z.string().min(1).optional().describe('Reply in this thread (the thread_id of an earlier message).'),
+      body: z.string().min(1).max(10_000), record_ids: recordIds.optional(), thread_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Reply in this thread (the thread_id of an earlier message).'),
     }),
     output: messageOutput,
     annotations: { ...CREATES, ...OUTBOUND },
@@ -99,7 +100,7 @@ export const commsTools = [
     title: 'List messages',
     description: 'Lists messages newest first, by linked record, channel or thread. Example: {"thread_id": "msg_…"}.',
     input: z.strictObject({
-      record_id: recordId.optional(), channel: z.enum(MESSAGE_CHANNELS).optional(), thread_id: z.string().min(1).optional(), page, page_size: pageSize,
+      record_id: recordId.optional(), channel: z.enum(MESSAGE_CHANNELS).optional(), thread_id: z.string().min(1).max(LIMITS.idMaxLength).optional(), page, page_size: pageSize,
     }),
     output: pageOutput(messageOutput),
     annotations: READ_ONLY,

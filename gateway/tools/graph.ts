@@ -1,3 +1,4 @@
+import { LIMITS } from '../../src/domain/limits.ts';
 import { z } from 'zod';
 import { GRAPH_LIMITS } from '../../src/domain/graph/limits.ts';
 import { CATEGORIES, STRENGTHS } from '../../src/domain/graph/types.ts';
@@ -5,7 +6,7 @@ import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from '.
 import { recordId } from './shapes.ts';
 
 const L = GRAPH_LIMITS;
-const linkType = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be snake_case: a lower-case letter, then up to 39 lower-case letters, digits or "_"')
+const linkType = z.string().max(40).regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be snake_case: a lower-case letter, then up to 39 lower-case letters, digits or "_"')
   .describe('The relation type, snake_case, e.g. "knows", "introduced_by", "invested_in", "partner_of", "supplies", "reports_to".');
 
 const nodeOutput = z.object({
@@ -79,7 +80,7 @@ export const graphTools = [
       from_record_id: recordId.describe('The record the relation goes from.'),
       to_record_id: recordId.describe('The record the relation goes to; not from_record_id itself.'),
       type: linkType,
-      properties: z.record(z.string(), z.unknown()).optional().describe(`Free JSON object about the relation, at most ${L.propertiesMaxBytes} bytes.`),
+      properties: z.record(z.string().max(LIMITS.keyMaxLength), z.unknown()).optional().describe(`Free JSON object about the relation, at most ${L.propertiesMaxBytes} bytes.`),
     }),
     output: linkOutput,
     annotations: { ...CREATES, idempotentHint: true },
@@ -96,7 +97,7 @@ export const graphTools = [
     title: 'Remove a link',
     description: 'Removes a link made with graph.link, by {"link_id"} or by {"from_record_id", "to_record_id", "type"}. A relation that comes from a record_reference field is changed with records.update instead.',
     input: z.strictObject({
-      link_id: z.string().min(1).optional().describe('Id of the link, e.g. "rel_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".'),
+      link_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Id of the link, e.g. "rel_01JD3Q2X7ZK9M4T6V8W0Y2A4C6".'),
       from_record_id: recordId.optional().describe('With to_record_id and type, instead of link_id.'),
       to_record_id: recordId.optional().describe('With from_record_id and type, instead of link_id.'),
       type: linkType.optional(),
@@ -116,7 +117,7 @@ export const graphTools = [
     title: 'Classify contacts',
     description: `Scores contacts from their graph neighbourhood into a category (${CATEGORIES.join(', ')}) and a strength (${STRENGTHS.join(', ')}) with a 0-100 score and the reasons: deals of the contact or its company and their stages, links (invested_in, partner_of, supplies, others), notes, tasks, emails, meetings (its attendees count) and messages, weighted by recency and frequency. Saved unless persist is false, so graph.query can filter by category. Up to ${L.classifyMax} record_ids, or every contact when omitted (then items holds the first ${L.classifyMax} by id, counts cover all).`,
     input: z.strictObject({
-      record_ids: z.array(z.string().min(1)).min(1).max(L.classifyMax).optional().describe(`Contact ids, at most ${L.classifyMax}. Default: every contact.`),
+      record_ids: z.array(z.string().min(1).max(LIMITS.idMaxLength)).min(1).max(L.classifyMax).optional().describe(`Contact ids, at most ${L.classifyMax}. Default: every contact.`),
       persist: z.boolean().optional().describe('Save the results. Default true. A Member saves only contacts assigned to them (and gives their record_ids); persist: false classifies any.'),
     }),
     output: z.object({

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../src/domain/limits.ts';
 import { z } from 'zod';
 import { PROVIDER_NAMES } from '../../src/domain/comms/providers.ts';
 import { TICKET_PRIORITIES } from '../../src/domain/services/billing.ts';
@@ -52,7 +53,7 @@ export const integrationTools = [
     description: 'Connects a provider (owners and admins). webhook: {"url": "https://…", "events": ["record.create", "note.create"] or ["*"], "secret": "at least 16 characters"} — each matching timeline event is POSTed as JSON, signed in CRM-Signature. smtp: {"url": "smtp://user:pass@host:587", "from": "sales@example.com"} — emails go out through it. Secrets are encrypted at rest and never returned.',
     input: z.strictObject({
       provider: z.enum(PROVIDER_NAMES as [string, ...string[]]).describe(`One of ${PROVIDER_NAMES.join(', ')}.`),
-      config: z.record(z.string(), z.unknown()).describe('The provider\'s settings; see integrations.list for each provider\'s fields.'),
+      config: z.record(z.string().max(LIMITS.keyMaxLength), z.unknown()).describe('The provider\'s settings; see integrations.list for each provider\'s fields.'),
     }),
     output: integrationOutput,
     annotations: { ...CREATES, openWorldHint: true },
@@ -67,7 +68,7 @@ export const integrationTools = [
     scope: 'integrations',
     title: 'Disconnect an integration',
     description: 'Disconnects an integration (owners and admins): webhooks stop, emails no longer go through it.',
-    input: z.strictObject({ integration_id: z.string().min(1).describe('Id of a connection, e.g. "int_01JD…".') }),
+    input: z.strictObject({ integration_id: z.string().min(1).max(LIMITS.idMaxLength).describe('Id of a connection, e.g. "int_01JD…".') }),
     output: integrationOutput,
     annotations: DELETES,
     operation: {

@@ -35,6 +35,14 @@ describe.each(STYLES)('oversize strings over %s', (style) => {
     expect(out.ok || out.details.param).toMatch(param);
   });
 
+  it.each([
+    ['graph.unlink', 'link_id', 'rel'], ['integrations.disconnect', 'integration_id', 'int'], ['messages.list', 'thread_id', 'thr'], ['messages.send', 'thread_id', 'thr'],
+  ])('refuses a 99 KB id on %s past its schema bound, instead of echoing it in a 404', async (tool, param, prefix) => {
+    const params = { [param]: `${prefix}_${'X'.repeat(99_000)}`, ...(tool === 'messages.send' ? { channel: 'chat', body: 'hi' } : {}) };
+    const out = await callTool(h, style, owner(), tool, params);
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param, rule: 'max', max: LIMITS.idMaxLength } });
+  });
+
   it('refuses a sort_field or a data key past its schema bound', async () => {
     const long = 'a'.repeat(LIMITS.fieldKeyMaxLength + 1);
     const sort = await callTool(h, style, owner(), 'records.list', { object_type_slug: 'companies', sort_field: long });

@@ -34,6 +34,22 @@ describe('the tool catalog', () => {
     expect(listTools().map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
   });
 
+  it('bounds every string parameter and key of every tool in its published schema', () => {
+    // A value in an open map (record data, filters, a report filter's operand) is any JSON the
+    // field's own validator bounds, under the global bound on every string; all else says its own.
+    const freeValue = /additionalProperties\.anyOf|\.value\.anyOf/;
+    const unbounded: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      if (n.type === 'string' && n.enum === undefined && n.const === undefined && typeof n.maxLength !== 'number' && !freeValue.test(path)) unbounded.push(path);
+      for (const [k, v] of Object.entries(n)) walk(v, `${path}.${k}`);
+    };
+    for (const tool of listTools()) walk(toolSchemas(tool).inputSchema, tool.name);
+    expect(unbounded).toEqual([]);
+  });
+
   it('gives every tool a title, an actionable description, annotations and JSON Schemas of type object', () => {
     for (const tool of listTools()) {
       expect(tool.title.length).toBeGreaterThan(3);
