@@ -77,6 +77,12 @@ describe.each(STYLES)('partial-match text over %s', (style) => {
     expect(report).toMatchObject({ ...expected, details: { ...expected.details, param: 'config.filters[0].value' } });
   });
 
+  it('refuses a number past 1e15, so no sum in analytics or reports overflows to Infinity', async () => {
+    const out = await call('records.create', { object_type_slug: 'deals', data: { name: `Huge ${style}`, amount: 1e308 } });
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.amount', rule: 'max' } });
+    expect(await call('analytics.pipeline', {})).toMatchObject({ ok: true });
+  });
+
   it('refuses NUL in a filter, which once matched every record, and in a value, which hid it from substring filters', async () => {
     const list = await call('records.list', { object_type_slug: 'companies', filters: { name: { contains: '\u0000' } } });
     expect(list).toMatchObject({ ok: false, status: 400, details: { param: 'filters.name.contains', rule: 'unicode' } });

@@ -11,8 +11,8 @@ import { dedupe, enumError, expectInteger, expectString, typeError } from './che
  * | type | accepts | stores |
  * |---|---|---|
  * | text | a string of at most 10,000 characters | as given |
- * | number | a finite JSON number (numeric strings are rejected) | the number |
- * | currency | a finite number: an amount in major units of `config.currency_code` (default USD) | the number |
+ * | number | a JSON number from -1e15 to 1e15 (numeric strings are rejected) | the number |
+ * | currency | such a number: an amount in major units of `config.currency_code` (default USD) | the number |
  * | checkbox | a boolean | the boolean |
  * | date | `YYYY-MM-DD`, a real calendar date | as given |
  * | timestamp | ISO-8601 date-time with `Z` or `±hh:mm` | `new Date(v).toISOString()` (UTC, ms) |
@@ -57,8 +57,18 @@ export function boundedText(s: string, param: string): string {
   return s;
 }
 
+/**
+ * The largest magnitude a number or currency value may have. Reports and analytics add values up
+ * (a sum over a million records of this size stays finite and far inside a double's range), and
+ * two values of 1e308 used to make the pipeline's total Infinity, which no JSON answer can carry.
+ */
+export const NUMBER_MAX_MAGNITUDE = 1e15;
+
 function finiteNumber(value: unknown, param: string, expected: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw typeError(param, expected, value);
+  if (Math.abs(value) > NUMBER_MAX_MAGNITUDE) {
+    throw validationError(param, `${param} must be between -1e15 and 1e15, got ${value}`, { rule: 'max', max: NUMBER_MAX_MAGNITUDE });
+  }
   return value;
 }
 
