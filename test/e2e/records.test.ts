@@ -169,6 +169,16 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('views.list', { object_type_slug: slug })).items).toEqual([]);
   });
 
+  it('refuses a reference from a record to itself, as graph.link refuses a self-link', async () => {
+    const slug = `nodes_${style}`;
+    await ok('objects.create', { slug, name: 'Nodes', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'parent', name: 'Parent', type: 'record_reference', target: slug }] });
+    const root = await ok('records.create', { object_type_slug: slug, data: { name: 'root' } });
+    const leaf = await ok('records.create', { object_type_slug: slug, data: { name: 'leaf', parent: root.record_id } });
+    expect(await call('records.update', { record_id: root.record_id, data: { parent: root.record_id } }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.parent', rule: 'self_link' } });
+    expect((await ok('records.update', { record_id: root.record_id, data: { parent: leaf.record_id } })).data.parent).toBe(leaf.record_id);
+  });
+
   it('rejects a unique value that another live record holds with conflict', async () => {
     await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
     const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `unique-${style}.io` } });

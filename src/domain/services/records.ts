@@ -136,6 +136,11 @@ export class RecordService {
       this.assertCanWrite(record);
       const type = await this.objects.get(record.object_type_slug);
       const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
+      const self = valid.refs.find((ref) => ref.to_id === record.id);
+      if (self) {
+        // graph.link refuses a self-link; a reference field is an edge of the same graph.
+        throw validationError(`data.${self.field}`, `data.${self.field}: a record cannot refer to itself`, { rule: 'self_link' });
+      }
       await this.checkReferences(valid);
       const assignee = input.assignee_id === undefined ? undefined : await this.assigneeFor(input.assignee_id, null);
       const changes = diffOf(
