@@ -115,6 +115,13 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(!out.ok && out.details.failures.map((f: { index: number; code: string }) => [f.index, f.code])).toEqual([[0, 'conflict'], [1, 'validation_error'], [2, 'conflict']]);
   });
 
+  it('counts names and titles in characters, as the published schemas do: 100 emoji are 100, not 200', async () => {
+    expect((await ok('lists.create', { object_type_slug: 'deals', name: '😀'.repeat(100) })).name).toBe('😀'.repeat(100));
+    expect(await call('lists.create', { object_type_slug: 'deals', name: '😀'.repeat(101) })).toMatchObject({ ok: false, status: 400, details: { param: 'name' } });
+    expect((await ok('notes.create', { title: '😀'.repeat(150) })).title).toBe('😀'.repeat(150));
+    expect((await ok('tasks.create', { title: '😀'.repeat(150) })).title).toBe('😀'.repeat(150));
+  });
+
   it('refuses a unique entry field, which nothing would enforce', async () => {
     const out = await call('lists.create', { object_type_slug: 'deals', name: `Unique ${style}`, fields: [{ slug: 'code', name: 'Code', type: 'text', unique: true }] });
     expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'fields[0].unique' } });

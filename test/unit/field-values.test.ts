@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateFieldValue } from '../../src/domain/fields.ts';
+import { characterCount, longerThan } from '../../src/domain/fields/checks.ts';
 import type { FieldDef } from '../../src/domain/types.ts';
 import { failure, projects, REC_A, REC_B, USR_A } from './domain-fixtures.ts';
 
@@ -131,5 +132,20 @@ describe('each field type rejects invalid values with a rule an agent can act on
   it('gives the rating bounds of the field', () => {
     expect(reject('score', 11).details).toMatchObject({ min: 1, max: 10 });
     expect(reject('stars', 6).message).toBe('data.stars must be an integer from 1 to 5, got 6');
+  });
+});
+
+describe('text lengths count characters as the published schemas do', () => {
+  it('counts a surrogate pair as one character and a lone surrogate as one', () => {
+    expect(characterCount('😀'.repeat(51))).toBe(51);
+    expect(characterCount('aé日😀')).toBe(4);
+    expect(characterCount('\ud800x')).toBe(2);
+    expect(longerThan('😀'.repeat(100), 100)).toBe(false);
+    expect(longerThan('😀'.repeat(101), 100)).toBe(true);
+  });
+
+  it('takes 10,000 emoji as a text value, as 10,000 characters', () => {
+    expect(accept('name', '😀'.repeat(10_000))).toBe('😀'.repeat(10_000));
+    expect(() => accept('name', '😀'.repeat(10_001))).toThrow(/at most 10000 characters, got 10001/);
   });
 });

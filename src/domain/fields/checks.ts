@@ -75,11 +75,36 @@ export function expectBoolean(value: unknown, param: string): boolean {
   return value;
 }
 
+/**
+ * Characters as the published schemas count them (JSON Schema's maxLength and zod count code
+ * points): a surrogate pair is one. String.length counts UTF-16 units, so 51 emoji were 102 of
+ * them and a name the schema let through was refused as longer than 100.
+ */
+export function characterCount(s: string): number {
+  let pairs = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - pairs;
+}
+
+/** Whether `s` has more than `max` characters (code points); counts only when its units exceed `max`. */
+export function longerThan(s: string, max: number): boolean {
+  return s.length > max && characterCount(s) > max;
+}
+
 /** A string that is non-empty after trimming and at most `max` characters; returns it trimmed. */
 export function expectName(value: unknown, param: string, max = 100): string {
   const text = expectString(value, param).trim();
   if (text.length === 0) throw validationError(param, `${param} must not be empty`, { rule: 'required' });
-  if (text.length > max) throw validationError(param, `${param} must be at most ${max} characters, got ${text.length}`, { rule: 'max_length', max });
+  if (longerThan(text, max)) throw validationError(param, `${param} must be at most ${max} characters, got ${characterCount(text)}`, { rule: 'max_length', max });
   return text;
 }
 
@@ -88,7 +113,7 @@ export function optionalText(value: unknown, param: string, max: number): string
   if (value === undefined) return undefined;
   if (value === null) return null;
   const text = expectString(value, param, 'a string or null').trim();
-  if (text.length > max) throw validationError(param, `${param} must be at most ${max} characters, got ${text.length}`, { rule: 'max_length', max });
+  if (longerThan(text, max)) throw validationError(param, `${param} must be at most ${max} characters, got ${characterCount(text)}`, { rule: 'max_length', max });
   return text.length === 0 ? null : text;
 }
 

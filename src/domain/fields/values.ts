@@ -1,7 +1,7 @@
 import { validationError } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import type { FieldConfig, FieldDef, FieldType } from '../types.ts';
-import { dedupe, enumError, expectInteger, expectString, typeError } from './checks.ts';
+import { characterCount, dedupe, enumError, expectInteger, expectString, longerThan, typeError } from './checks.ts';
 
 /**
  * One validator per field type. Each takes a value that is not null
@@ -50,8 +50,8 @@ function text(value: unknown, param: string): string {
  * in any parameter and a CSV import could still bring: SQLite's LIKE stops reading at one.
  */
 export function boundedText(s: string, param: string): string {
-  if (s.length > TEXT_MAX_LENGTH) {
-    throw validationError(param, `${param} must be at most ${TEXT_MAX_LENGTH} characters, got ${s.length}`, { rule: 'max_length', max: TEXT_MAX_LENGTH });
+  if (longerThan(s, TEXT_MAX_LENGTH)) {
+    throw validationError(param, `${param} must be at most ${TEXT_MAX_LENGTH} characters, got ${characterCount(s)}`, { rule: 'max_length', max: TEXT_MAX_LENGTH });
   }
   if (s.includes('\0')) throw validationError(param, `${param} holds a NUL character (U+0000), which is not text`, { rule: 'unicode' });
   return s;

@@ -1,3 +1,4 @@
+import { longerThan } from '../fields/checks.ts';
 import type { Comm } from '../store/port-comms.ts';
 import { addressList, checkRecipientCount } from '../comms/addresses.ts';
 import { commsSettings } from '../comms/settings.ts';
@@ -98,7 +99,7 @@ export class EmailService extends CommsBase {
     const subject = input.subject.trim();
     if (!subject || subject.length > 998) throw validationError('subject', 'subject must be 1 to 998 characters', { rule: 'length' });
     if (/[\r\n]/.test(subject)) throw validationError('subject', 'subject must be one line', { rule: 'format' });
-    if (input.body.length > EMAIL_BODY_MAX) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
+    if (longerThan(input.body, EMAIL_BODY_MAX)) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
     const recordIds = await this.linkable(input.record_ids);
     return { to, cc, bcc, subject, body: input.body, body_format: input.body_format ?? 'text', record_ids: recordIds };
   }

@@ -1,3 +1,4 @@
+import { longerThan } from '../fields/checks.ts';
 import type { Comm } from '../store/port-comms.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { newMonotonicId } from '../ids.ts';
@@ -39,7 +40,7 @@ export class MessageService extends CommsBase {
   async send(input: { channel: MessageChannel; to?: string | undefined; body: string; record_ids?: string[] | undefined; thread_id?: string | undefined }): Promise<MessageView> {
     const body = input.body;
     if (!body.trim()) throw validationError('body', 'body must not be empty', { rule: 'required' });
-    if (body.length > MESSAGE_BODY_MAX) throw validationError('body', `body must be at most ${MESSAGE_BODY_MAX} characters`, { rule: 'max_length', max: MESSAGE_BODY_MAX });
+    if (longerThan(body, MESSAGE_BODY_MAX)) throw validationError('body', `body must be at most ${MESSAGE_BODY_MAX} characters`, { rule: 'max_length', max: MESSAGE_BODY_MAX });
     if (input.channel !== 'internal' && !input.to) throw validationError('to', `a ${input.channel} message needs "to" (a phone number or chat handle)`, { rule: 'required' });
     if (input.thread_id !== undefined) {
       const found = await this.store.listComms(this.ws, { kind: 'message', thread_id: input.thread_id, offset: 0, limit: 1 });

@@ -1,3 +1,4 @@
+import { longerThan } from '../fields/checks.ts';
 import type { Store } from '../store/port.ts';
 import type { NotePatch } from '../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
@@ -110,6 +111,6 @@ export class NoteService {
 }
 
 function checkBody(body: string): string {
-  if (body.length > NOTE_BODY_MAX) throw validationError('body', `body must be at most ${NOTE_BODY_MAX} characters`, { rule: 'max_length', max: NOTE_BODY_MAX });
+  if (longerThan(body, NOTE_BODY_MAX)) throw validationError('body', `body must be at most ${NOTE_BODY_MAX} characters`, { rule: 'max_length', max: NOTE_BODY_MAX });
   return body;
 }

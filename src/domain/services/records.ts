@@ -1,3 +1,4 @@
+import { longerThan } from '../fields/checks.ts';
 import type { RecordSummary, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
@@ -80,7 +81,7 @@ export class RecordService {
   async search(input: SearchInput): Promise<RecordPage> {
     const text = input.query.trim();
     if (!text) throw validationError('query', 'query must contain at least one word', { rule: 'required' });
-    if (text.length > LIMITS.searchQueryMaxLength) {
+    if (longerThan(text, LIMITS.searchQueryMaxLength)) {
       throw validationError('query', `query must be at most ${LIMITS.searchQueryMaxLength} characters`, { rule: 'max_length' });
     }
     if (input.object_type_slug !== undefined) await this.objects.get(input.object_type_slug, 'object_type_slug');

@@ -1,3 +1,4 @@
+import { longerThan } from '../fields/checks.ts';
 import type { Store } from '../store/port.ts';
 import type { TaskPatch } from '../store/port-work.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
@@ -67,7 +68,7 @@ export class TaskService {
   async create(input: TaskInput): Promise<TaskView> {
     const title = requireName(input.title ?? '', 'title', 200);
     const body = input.body ?? '';
-    if (body.length > NOTE_BODY_MAX) throw validationError('body', `body must be at most ${NOTE_BODY_MAX} characters`, { rule: 'max_length' });
+    if (longerThan(body, NOTE_BODY_MAX)) throw validationError('body', `body must be at most ${NOTE_BODY_MAX} characters`, { rule: 'max_length' });
     const assignee = input.assignee_id === undefined ? this.actor.user_id : input.assignee_id;
     await this.checkAssignee(assignee);
     const recordIds = [...new Set(input.record_ids ?? [])];
