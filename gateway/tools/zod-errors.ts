@@ -17,7 +17,29 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  // 1e400 in a body parses to Infinity: "got number" alone would not say what was wrong with it.
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${value} (out of range)`;
   return typeof value;
+}
+
+/** What a type refusal says was expected: "an integer", "an array", "a string". */
+function expectedType(type: unknown): string {
+  const name = type === 'int' ? 'integer' : String(type);
+  return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+/**
+ * The issue to report among those zod found: for a number past two bounds at once (an integer
+ * past 2^53 is past the safe-integer bound zod's int() checks and the parameter's own maximum),
+ * the tighter one, which is the parameter's.
+ */
+function tightest(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
+  const first = issues[0]!;
+  if (first.code !== 'too_big' && first.code !== 'too_small') return first;
+  const key = first.code === 'too_big' ? 'maximum' : 'minimum';
+  const bound = (i: z.core.$ZodIssue) => Number((i as unknown as Record<string, unknown>)[key]);
+  const same = issues.filter((i) => i.code === first.code && i.path.length === first.path.length && i.path.every((p, n) => p === first.path[n]));
+  return same.reduce((best, i) => ((first.code === 'too_big' ? bound(i) < bound(best) : bound(i) > bound(best)) ? i : best), first);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -79,14 +101,14 @@ function narrowed(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue {
  * allowed values and, for a misspelt name or option, the nearest valid one.
  */
 export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodType, tool: string): CrmError {
-  const issue = narrowed(error.issues[0]!, input);
+  const issue = narrowed(tightest(error.issues), input);
   if (issue.code === 'invalid_union') {
     // Every branch refused the value's type: say which types are taken.
     const param = paramPath(issue.path) || 'params';
     const expected = [...new Set(issue.errors.map((branch) => String((branch[0] as { expected?: unknown } | undefined)?.expected)))];
     const value = valueAt(input, issue.path);
     if (value === undefined) return new CrmError('validation_error', `${param} is required`, { param, rule: 'required', expected: expected.join(' or ') });
-    return new CrmError('validation_error', `${param} must be ${expected.map((t) => (t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`)).join(' or ')}, got ${describeValue(value)}`, {
+    return new CrmError('validation_error', `${param} must be ${expected.map(expectedType).join(' or ')}, got ${describeValue(value)}`, {
       param, rule: 'type', expected: expected.join(' or '),
     });
   }
@@ -94,6 +116,15 @@ export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodTy
     const key = issue.keys[0]!;
     const param = paramPath([...issue.path, key]);
     const allowed = knownKeys(schema, issue.path);
+    if (allowed.includes(key)) {
+      // Known to another branch of a union: the caller combined keys that exclude each other.
+      const parent = valueAt(input, issue.path);
+      const others = parent && typeof parent === 'object' ? Object.keys(parent).filter((k) => k !== key && allowed.includes(k)) : [];
+      const where = paramPath(issue.path) || 'params';
+      return new CrmError('validation_error', `${where}: ${key} cannot be given with ${others.join(', ') || 'the other keys'}; give one of ${allowed.join(', ')}`, {
+        param, rule: 'exclusive', allowed,
+      });
+    }
     const suggestion = nearest(key, allowed);
     return new CrmError('validation_error', `${param} is not a parameter of ${tool}${suggestion ? `; did you mean "${paramPath([...issue.path, suggestion])}"?` : ''}`, {
       param, rule: 'unknown_parameter', allowed, ...(suggestion ? { suggestion } : {}),
@@ -104,7 +135,7 @@ export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodTy
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return new CrmError('validation_error', `${param} is required`, { param, rule: 'required', expected: issue.expected });
-      return new CrmError('validation_error', `${param} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}, got ${describeValue(value)}`, {
+      return new CrmError('validation_error', `${param} must be ${expectedType(issue.expected)}, got ${describeValue(value)}`, {
         param, rule: 'type', expected: issue.expected,
       });
     case 'invalid_value': {

@@ -31,6 +31,20 @@ describe('validation errors of union-typed parameters', () => {
     expect(refusal('meetings.create', { ...MEETING, attendees: [{ email: 5 }] })).toMatchObject({ param: 'attendees[0].email', rule: 'type' });
   });
 
+  it('says which keys exclude each other instead of suggesting the key that was sent', () => {
+    const both = refusal('meetings.create', { ...MEETING, attendees: [{ record_id: 'rec_01JD3Q2X7ZK9M4T6V8W0Y2A4C6', email: 'a@b.co' }] });
+    expect(both).toMatchObject({ rule: 'exclusive', allowed: ['record_id', 'email'] });
+    expect(both.message).toMatch(/^attendees\[0\]: \w+ cannot be given with \w+; give one of record_id, email$/);
+    expect(both).not.toHaveProperty('suggestion');
+  });
+
+  it('states the parameter\'s own bound for an integer past 2^53, an article that reads, and what an out-of-range number was', () => {
+    expect(refusal('records.list', { object_type_slug: 'deals', page: 9007199254740992 })).toMatchObject({ param: 'page', rule: 'max', max: 100_000 });
+    expect(refusal('graph.query', { record_id: 'rec_01JD3Q2X7ZK9M4T6V8W0Y2A4C6', depth: 1e20 })).toMatchObject({ param: 'depth', rule: 'max', max: 4 });
+    expect(refusal('records.list', { object_type_slug: 'deals', page: 1.5 }).message).toBe('page must be an integer, got number');
+    expect(refusal('records.list', { object_type_slug: 'deals', page: Infinity }).message).toBe('page must be a number, got number Infinity (out of range)');
+  });
+
   it('never answers a bare "Invalid input"', () => {
     for (const [tool, params] of [
       ['tasks.list', { status: 5 }], ['email.send', { to: null, subject: 's', body: 'b' }], ['meetings.create', { ...MEETING, attendees: ['x'] }],
