@@ -36,12 +36,12 @@ export class RateLimitedError extends CrmError {
   /** Koa's default handler shows the message only when the error is marked exposable. */
   readonly expose = true;
 
-  constructor(decision: RateDecision) {
-    super(
-      'rate_limited',
-      `Rate limit exceeded: this API key may make ${decision.limit} calls per ${decision.windowSeconds} s; retry after ${decision.retryAfterSeconds} s`,
-      { limit: decision.limit, window_seconds: decision.windowSeconds, retry_after_seconds: decision.retryAfterSeconds },
-    );
+  /** `calls`: how many calls the refused request makes, when it makes more than one. */
+  constructor(decision: RateDecision, calls = 1) {
+    super('rate_limited', refusalMessage(decision, calls), {
+      limit: decision.limit, window_seconds: decision.windowSeconds, retry_after_seconds: decision.retryAfterSeconds,
+      ...(calls > 1 ? { calls } : {}),
+    });
     this.headers = rateLimitHeaders(decision);
   }
 
@@ -51,4 +51,11 @@ export class RateLimitedError extends CrmError {
 
   /** Koa's default handler assigns `err.status`; the code already fixes it at 429. */
   override set status(_ignored: number) {}
+}
+
+function refusalMessage(decision: RateDecision, calls: number): string {
+  const budget = `this API key may make ${decision.limit} calls per ${decision.windowSeconds} s`;
+  if (calls > decision.limit) return `Rate limit exceeded: this request makes ${calls} calls and ${budget}; send fewer calls per request`;
+  const asked = calls > 1 ? `; this request makes ${calls} calls (one per tool it runs)` : '';
+  return `Rate limit exceeded: ${budget}${asked}; retry after ${decision.retryAfterSeconds} s`;
 }

@@ -18,10 +18,10 @@ import { MemoryRateLimiter } from './memory.ts';
 import { ResilientRateLimiter, type ResilientRateLimiterOptions } from './resilient.ts';
 import type { RateLimiter, RateLimitLogger } from './types.ts';
 
-export type { LimiterStatus, RateDecision, RateLimitBackend, RateLimiter, RateLimitLogger } from './types.ts';
+export type { LimiterStatus, RateDecision, RateLimitBackend, RateLimiter, RateLimitLogger, RateTake, TakeOptions } from './types.ts';
 export { RATE_LIMIT_POLICY, RateLimitedError, rateLimitHeaders } from './headers.ts';
 export { MemoryRateLimiter } from './memory.ts';
-export { rateLimitMiddleware } from './middleware.ts';
+export { meterCalls, rateLimitMiddleware, type MeteredCalls } from './middleware.ts';
 export { KEY_PREFIX, RedisRateLimiter } from './redis.ts';
 export { ResilientRateLimiter } from './resilient.ts';
 

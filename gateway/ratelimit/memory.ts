@@ -4,7 +4,9 @@
  * holds at most `limit` ascending timestamps; a periodic sweep drops keys whose calls have all
  * aged out, so memory is bounded by the keys active within one window.
  */
-import { assertLimits, toDecision, type LimiterStatus, type RateDecision, type RateLimiter } from './types.ts';
+import {
+  admissible, assertCount, blockingEntry, assertLimits, toDecision, type LimiterStatus, type RateDecision, type RateLimiter, type RateTake, type TakeOptions,
+} from './types.ts';
 
 export interface MemoryRateLimiterOptions {
   limit: number;
@@ -35,15 +37,30 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** The synchronous core of `hit`, for callers that cannot await. */
   hitSync(keyId: string, now: number = Date.now()): RateDecision {
+    return this.takeSync(keyId, 1, false, now).decision;
+  }
+
+  async take(keyId: string, count: number, options: TakeOptions = {}): Promise<RateTake> {
+    return this.takeSync(keyId, count, options.partial ?? false, options.now ?? Date.now());
+  }
+
+  private takeSync(keyId: string, count: number, partial: boolean, now: number): RateTake {
+    assertCount(count);
     let log = this.logs.get(keyId);
     if (!log) {
       log = [];
       this.logs.set(keyId, log);
     }
     dropAged(log, now - this.windowMs);
-    const allowed = log.length < this.limit;
-    if (allowed) insertSorted(log, now);
-    return toDecision({ allowed, count: log.length, oldestMs: log[0] ?? now, nowMs: now }, this.limit, this.windowMs);
+    const admitted = admissible(log.length, count, this.limit, partial);
+    for (let i = 0; i < admitted; i += 1) insertSorted(log, now);
+    const allowed = admitted === count;
+    // Refused whole: the retry waits until enough entries have aged out for all of them.
+    const blocking = allowed || partial ? undefined : blockingEntry(log.length, count, this.limit);
+    const state = {
+      allowed, count: log.length, oldestMs: log[0] ?? now, nowMs: now, ...(blocking === undefined ? {} : { retryAtMs: log[blocking] ?? now }),
+    };
+    return { admitted, decision: toDecision(state, this.limit, this.windowMs) };
   }
 
   /** Drops keys with no call inside the window; returns how many were dropped. */

@@ -12,11 +12,19 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { assertLimits, toDecision, type LimiterStatus, type RateDecision, type RateLimiter } from './types.ts';
+import {
+  assertCount, assertLimits, toDecision, type LimiterStatus, type RateDecision, type RateLimiter, type RateTake, type TakeOptions,
+} from './types.ts';
 
 export const KEY_PREFIX = 'crm:rl:';
 
-/** KEYS[1] log; ARGV limit, window ms, now ms ('' = server TIME), unique member. */
+/**
+ * KEYS[1] log; ARGV limit, window ms, now ms ('' = server TIME), unique member prefix, calls
+ * asked for, '1' to admit the ones that fit (else all or none). Each admitted call is one member
+ * (`<prefix>:<i>`), so the log still holds one entry per call. Returns admitted, entries held,
+ * the oldest entry, now, and for calls refused whole the entry whose ageing out makes room for
+ * all of them (else the oldest).
+ */
 export const SLIDING_LOG_SCRIPT = `
 if redis.replicate_commands then redis.replicate_commands() end
 local limit = tonumber(ARGV[1])
@@ -28,15 +36,28 @@ if not now then
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
-  allowed = 1
+local want = tonumber(ARGV[5])
+local free = limit - count
+local admitted = 0
+if free >= want then
+  admitted = want
+elseif ARGV[6] == '1' and free > 0 then
+  admitted = free
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
-return { allowed, count, tonumber(oldest) or now, now }
+if admitted > 0 then
+  for i = 1, admitted do
+    redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i)
+  end
+  redis.call('PEXPIRE', KEYS[1], window)
+  count = count + admitted
+end
+local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]) or now
+local retry_at = oldest
+if admitted < want and ARGV[6] ~= '1' and want <= limit then
+  local blocking = count + want - limit - 1
+  retry_at = tonumber(redis.call('ZRANGE', KEYS[1], blocking, blocking, 'WITHSCORES')[2]) or oldest
+end
+return { admitted, count, oldest, now, retry_at }
 `;
 
 export const SLIDING_LOG_SHA = createHash('sha1').update(SLIDING_LOG_SCRIPT).digest('hex');
@@ -64,14 +85,23 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(keyId: string, now?: number): Promise<RateDecision> {
+    return (await this.take(keyId, 1, now === undefined ? {} : { now })).decision;
+  }
+
+  async take(keyId: string, count: number, options: TakeOptions = {}): Promise<RateTake> {
+    assertCount(count);
     this.sequence += 1;
-    const args = [this.limit, this.windowMs, now === undefined ? '' : Math.floor(now), `${this.instanceId}:${this.sequence}`];
+    const { now, partial = false } = options;
+    const args = [
+      this.limit, this.windowMs, now === undefined ? '' : Math.floor(now), `${this.instanceId}:${this.sequence}`, count, partial ? '1' : '0',
+    ];
     const reply = await this.run(KEY_PREFIX + keyId, args);
-    if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((n) => typeof n === 'number')) {
+    if (!Array.isArray(reply) || reply.length !== 5 || !reply.every((n) => typeof n === 'number')) {
       throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     }
-    const [allowed, count, oldestMs, nowMs] = reply as [number, number, number, number];
-    return toDecision({ allowed: allowed === 1, count, oldestMs, nowMs }, this.limit, this.windowMs);
+    const [admitted, held, oldestMs, nowMs, retryAtMs] = reply as [number, number, number, number, number];
+    const state = { allowed: admitted === count, count: held, oldestMs, nowMs, ...(retryAtMs === oldestMs ? {} : { retryAtMs }) };
+    return { admitted, decision: toDecision(state, this.limit, this.windowMs) };
   }
 
   private async run(key: string, args: (string | number)[]): Promise<unknown> {

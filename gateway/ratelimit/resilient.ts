@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { metrics as defaultMetrics, type Counter, type Gauge, type MetricsRegistry } from '../metrics.ts';
 import { MemoryRateLimiter } from './memory.ts';
 import { RedisRateLimiter } from './redis.ts';
-import type { LimiterStatus, RateDecision, RateLimiter, RateLimitLogger } from './types.ts';
+import { assertCount, type LimiterStatus, type RateDecision, type RateLimiter, type RateLimitLogger, type RateTake, type TakeOptions } from './types.ts';
 
 export interface ResilientRateLimiterOptions {
   redisUrl: string;
@@ -86,17 +86,22 @@ export class ResilientRateLimiter implements RateLimiter {
   }
 
   async hit(keyId: string, now?: number): Promise<RateDecision> {
+    return (await this.take(keyId, 1, now === undefined ? {} : { now })).decision;
+  }
+
+  async take(keyId: string, count: number, options: TakeOptions = {}): Promise<RateTake> {
+    assertCount(count); // a caller's mistake, not an outage
     if (this.state === 'starting') await this.started;
     if (this.state === 'healthy') {
       const epoch = this.epoch;
       try {
-        return await this.primary.hit(keyId, now);
+        return await this.primary.take(keyId, count, options);
       } catch (err) {
         this.errors.inc();
         if (epoch === this.epoch) this.degrade(err);
       }
     }
-    return this.fallback.hit(keyId, now);
+    return this.fallback.take(keyId, count, options);
   }
 
   status(): LimiterStatus {

@@ -75,4 +75,39 @@ export function slidingWindowSemantics(make: MakeLimiter): void {
     expect(await limiter.hit(key, T)).toEqual({ allowed: true, limit: 10, remaining: 9, resetSeconds: 60, retryAfterSeconds: 0, windowSeconds: 60 });
     expect(await limiter.hit(key, T + 30_500)).toMatchObject({ remaining: 8, resetSeconds: 30 });
   });
+
+  it('takes several calls at once all or none, recording nothing when they do not all fit', async () => {
+    const limiter = make(10, 10_000);
+    const key = uniqueKey('take-all');
+    expect(await limiter.take(key, 4, { now: T })).toMatchObject({ admitted: 4, decision: { allowed: true, remaining: 6 } });
+    expect(await limiter.take(key, 7, { now: T + 1000 })).toMatchObject({ admitted: 0, decision: { allowed: false, remaining: 6 } });
+    expect(await limiter.take(key, 6, { now: T + 2000 })).toMatchObject({ admitted: 6, decision: { allowed: true, remaining: 0 } });
+    expect((await limiter.hit(key, T + 2000)).allowed).toBe(false);
+  });
+
+  it('takes as many as fit with partial, and one call at a time after that', async () => {
+    const limiter = make(10, 10_000);
+    const key = uniqueKey('take-partial');
+    await limiter.hit(key, T);
+    const taken = await limiter.take(key, 99, { partial: true, now: T + 1000 });
+    expect(taken.admitted).toBe(9);
+    // The call at T ages out first, 9 s from now: one slot frees then.
+    expect(taken.decision).toEqual({ allowed: false, limit: 10, remaining: 0, resetSeconds: 9, retryAfterSeconds: 9, windowSeconds: 10 });
+    expect(await limiter.take(key, 5, { partial: true, now: T + 1000 })).toMatchObject({ admitted: 0 });
+    expect(await limiter.take(key, 5, { partial: true, now: T + 10_000 })).toMatchObject({ admitted: 1 });
+  });
+
+  it('tells a refused all-or-none take to wait until enough calls have aged out for all of them', async () => {
+    const limiter = make(5, 10_000);
+    const key = uniqueKey('take-retry');
+    for (const at of [0, 1000, 2000, 3000, 4000]) await limiter.hit(key, T + at);
+    // Three calls need the three oldest (T, T + 1 s, T + 2 s) gone: at T + 12 s, 7 s after T + 5 s.
+    const refused = await limiter.take(key, 3, { now: T + 5000 });
+    expect(refused.decision).toMatchObject({ allowed: false, resetSeconds: 5, retryAfterSeconds: 7 });
+  });
+
+  it('refuses a count that is not a positive integer', async () => {
+    const limiter = make(5, 10_000);
+    await expect(limiter.take(uniqueKey('bad-count'), 0)).rejects.toThrow(RangeError);
+  });
 }
