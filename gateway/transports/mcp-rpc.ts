@@ -1,4 +1,5 @@
 import { ProtocolErrorCode as RpcCode, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { ERROR_TABLE, type CrmError } from '../../src/domain/errors.ts';
 
 /** The first revision without JSON-RPC batching (2025-03-26 had it; 2025-06-18 removed it). */
 const BATCHING_REMOVED_IN = '2025-06-18';
@@ -6,6 +7,17 @@ const BATCHING_REMOVED_IN = '2025-06-18';
 /** A JSON-RPC error response; id null when the request's id is unknown or unreadable. */
 export function rpcError(code: number, message: string, data?: unknown): Record<string, unknown> {
   return { jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/** The SDK's bound on the messages of one batch (its transports answer a longer one 400). */
+export const MAX_BATCH_MESSAGES = 100;
+
+/**
+ * A service error as a JSON-RPC error, as the gateway sends the ones that stop a whole request
+ * (app.ts): code -320xx from the HTTP status, the service code and details in `data`.
+ */
+export function crmRpcError(e: CrmError): Record<string, unknown> {
+  return rpcError(-32000 - Math.floor(ERROR_TABLE[e.code].status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -11,6 +11,7 @@ import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
 import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
 import { buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
 import { directEra, serveDirect } from './mcp-direct.ts';
+import { meterBatch, mergeAnswers } from './mcp-batch.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
 import { edge, postOnly } from './rest.ts';
 
@@ -45,17 +46,36 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
     }
     const principal = ctx.state.principal!;
     const idempotencyKey = ctx.get(IDEMPOTENCY_HEADER) || undefined;
-    const viaSdk = async (settled?: Promise<ToolCallOutcome>) => {
+    const sdk = async (message: unknown, settled?: Promise<ToolCallOutcome>): Promise<Response> => {
       const request = webRequest(ctx);
       const authInfo = authInfoOf(principal, ctx.state.call, idempotencyKey, settled);
-      const response = (await isLegacyRequest(request, body))
-        ? await serveLegacy(deps, principal, ctx.state.call, idempotencyKey, request, authInfo, body, settled)
-        : await modern.fetch(request, { authInfo, parsedBody: body });
-      await respond(ctx, response);
+      return (await isLegacyRequest(request, message))
+        ? serveLegacy(deps, principal, ctx.state.call, idempotencyKey, request, authInfo, message, settled)
+        : modern.fetch(request, { authInfo, parsedBody: message });
     };
+    const viaSdk = async (settled?: Promise<ToolCallOutcome>) => respond(ctx, await sdk(body, settled));
+    if (Array.isArray(body)) {
+      await serveBatch(ctx, body, sdk);
+      return;
+    }
     const era = direct ? directEra(ctx, body) : undefined;
     await (era ? serveDirect(ctx, deps, era, body, principal, ctx.state.call, idempotencyKey, viaSdk) : viaSdk());
   });
+}
+
+/**
+ * A batch, metered per request it carries (mcp-batch.ts): the SDK answers the requests the key
+ * can afford, and the refusals of the others are put back in their places.
+ */
+async function serveBatch(ctx: Context, batch: unknown[], sdk: (message: unknown) => Promise<Response>): Promise<void> {
+  const metered = await meterBatch(ctx, batch);
+  const response = await sdk(metered.run);
+  if (metered.refused.size === 0 || response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
+    await respond(ctx, response);
+    return;
+  }
+  const answered = (await response.json()) as unknown;
+  await respond(ctx, new Response(JSON.stringify(mergeAnswers(batch, metered, answered)), { status: 200, headers: response.headers }));
 }
 
 function refuseMethod(ctx: Context): void {

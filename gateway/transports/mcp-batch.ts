@@ -1,0 +1,61 @@
+/**
+ * A JSON-RPC batch (2025-03-26 traffic) is metered as the messages it carries would be sent one
+ * per POST: each request in it (a message with a method and an id: tools/call, tools/list,
+ * ping, ...) is one call; notifications and responses ride free. The POST's arrival paid for the
+ * first; the rest are counted here before the SDK sees the batch. When the key runs out midway,
+ * the first requests that fit run and each later one is answered, in its place in the batch, by
+ * a JSON-RPC error carrying `rate_limited` and the retry information (the error a lone request
+ * gets as an HTTP 429), so the answer stays one JSON array of responses, as the protocol wants.
+ */
+import type { Context } from 'koa';
+import { isJSONRPCRequest } from '@modelcontextprotocol/server';
+import { meterCalls } from '../ratelimit/index.ts';
+import { crmRpcError, MAX_BATCH_MESSAGES } from './mcp-rpc.ts';
+
+type Message = Record<string, unknown>;
+
+/** What of a batch runs, and the answers of the requests refused for the rate limit. */
+export interface MeteredBatch {
+  /** The batch without the refused requests, in order; what the SDK is given. */
+  run: unknown[];
+  /** A refused request's index in the batch and its JSON-RPC error. */
+  refused: Map<number, Message>;
+}
+
+/** Counts a batch's requests past the first and splits off the ones the key cannot afford. */
+export async function meterBatch(ctx: Context, batch: unknown[]): Promise<MeteredBatch> {
+  // The SDK refuses a batch past its bound whole (400) without running any of it.
+  if (batch.length > MAX_BATCH_MESSAGES) return { run: batch, refused: new Map() };
+  const requests = batch.flatMap((m, i) => (isJSONRPCRequest(m) ? [i] : []));
+  const { admitted, refusal } = await meterCalls(ctx, requests.length, { partial: true });
+  const refused = new Map<number, Message>();
+  if (refusal) {
+    for (const i of requests.slice(admitted)) refused.set(i, { ...crmRpcError(refusal), id: (batch[i] as Message).id });
+  }
+  return { run: refused.size ? batch.filter((_, i) => !refused.has(i)) : batch, refused };
+}
+
+/**
+ * The answer to the whole batch: the SDK's responses to what ran (one object when it ran one
+ * request) with the refusals put back where their requests stood, matched by id.
+ */
+export function mergeAnswers(batch: unknown[], metered: MeteredBatch, answered: unknown): Message[] {
+  const responses = (Array.isArray(answered) ? answered : [answered]) as Message[];
+  const byId = new Map<string, Message[]>();
+  for (const r of responses) {
+    const key = JSON.stringify(r.id ?? null);
+    byId.set(key, [...(byId.get(key) ?? []), r]);
+  }
+  const merged: Message[] = [];
+  batch.forEach((m, i) => {
+    const refusal = metered.refused.get(i);
+    if (refusal) merged.push(refusal);
+    else if (isJSONRPCRequest(m)) {
+      const answer = byId.get(JSON.stringify(m.id))?.shift();
+      if (answer) merged.push(answer);
+    }
+  });
+  // Anything the SDK answered that no request claimed (it should not happen) is still sent.
+  for (const rest of byId.values()) merged.push(...rest);
+  return merged;
+}
