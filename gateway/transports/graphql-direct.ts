@@ -11,6 +11,7 @@ import type { Principal } from '../tools/invoke.ts';
 import { metrics } from '../metrics.ts';
 import { runCompiled } from './graphql-jit.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
+import { meterOperation } from './graphql-calls.ts';
 
 /** A document yoga parsed and validated (with the operation bounds) and graphql-jit compiled. */
 interface Ready {
@@ -79,7 +80,10 @@ export function directGraphQL<S extends object>(
     return entry;
   }
 
-  /** Answers the request and returns true, or returns false without side effects for yoga to answer it. */
+  /**
+   * Answers the request and returns true, or returns false for yoga to answer it, without side
+   * effects but the RateLimit fields of an operation the key could not afford (nothing recorded).
+   */
   return async function answer(ctx: Context, body: unknown): Promise<boolean> {
     if (!enabled || !plainJsonExchange(ctx) || !isPlainBody(body)) return false;
     const { query, variables, operationName } = body as { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
@@ -92,6 +96,8 @@ export function directGraphQL<S extends object>(
     } catch {
       return false;
     }
+    // Refused, it records nothing past its request's call: yoga meters it again and answers the 429.
+    if (await meterOperation(ctx, entry.document, operationName ?? undefined)) return false;
 
     let result: ExecutionResult;
     try {

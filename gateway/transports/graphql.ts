@@ -14,6 +14,8 @@ import { guardParams } from '../tools/guard.ts';
 import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
+import { callMeterPlugin, meterOperation, type OperationMeter } from './graphql-calls.ts';
+import { RateLimitedError } from '../ratelimit/index.ts';
 import { edge } from './rest.ts';
 
 /**
@@ -23,7 +25,7 @@ import { edge } from './rest.ts';
  */
 const VARIABLE_ERROR = /^(Variable "\$\w+" got invalid value|Too many errors processing variables, error limit reached)/;
 
-interface ServerContext {
+interface ServerContext extends OperationMeter {
   principal: Principal;
 }
 
@@ -39,7 +41,11 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (isCrmError(original)) {
       return new GraphQLError(original.message, {
         ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-        extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+        extensions: {
+          code: original.code, ...(original.details ? { details: original.details } : {}),
+          // An operation refused before it ran for the key's rate limit: 429 with Retry-After, as every call style answers.
+          ...(original instanceof RateLimitedError ? { http: { status: original.status, headers: original.headers } } : {}),
+        },
       });
     }
     // Our operation bounds: a 400 whatever the Accept header (yoga answers parse errors with 200
@@ -62,7 +68,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: [...graphqlLimitPlugins(), compiledExecutionPlugin(), validationCodePlugin()],
+    plugins: [...graphqlLimitPlugins(), callMeterPlugin(), compiledExecutionPlugin(), validationCodePlugin()],
     logging: false,
     // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
     renderGraphiQL,
@@ -89,7 +95,9 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
       guardVariables(variablesOf(jsonOf(`{"variables":${ctx.query.variables}}`)));
     }
     ctx.respond = false;
-    await yoga.handle(ctx.req, ctx.res, { principal: ctx.state.principal! });
+    await yoga.handle(ctx.req, ctx.res, {
+      principal: ctx.state.principal!, meterOperation: (document, operationName) => meterOperation(ctx, document, operationName),
+    });
   };
   // GraphiQL (an HTML page, no data) opens without a key; every operation it sends needs one.
   router.get('/graphql', edge('graphql'), async (ctx, next) => {

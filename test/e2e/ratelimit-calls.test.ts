@@ -1,7 +1,7 @@
 /**
- * The limit counts calls, not requests: a JSON-RPC batch pays for each request in it, on the
- * in-process limiter and on the shared Redis one, so no call style makes more than the limit by
- * packing calls into one request.
+ * The limit counts calls, not requests: a JSON-RPC batch pays for each request in it and a
+ * /graphql operation for each root field, on the in-process limiter and on the shared Redis one,
+ * so no call style makes more than the limit by packing calls into one request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisAvailable } from '../ratelimit/support.ts';
@@ -102,5 +102,52 @@ describe.each(BACKENDS)('per-call metering on $backend', ({ env, skip }) => {
     expect(res.body).toHaveLength(2);
     expect(res.body[0]).toMatchObject({ id: 1, result: { structuredContent: expect.any(Object) } });
     expect(res.body[1]).toMatchObject({ id: 2, error: { data: { code: 'rate_limited' } } });
+  });
+
+  describe.each<{ path: string; headers: Record<string, string> }>([
+    { path: 'the direct path', headers: {} },
+    // Not a plain JSON exchange, so yoga itself runs the operation.
+    { path: 'yoga', headers: { Accept: 'application/graphql-response+json' } },
+  ])('/graphql through $path', ({ headers }) => {
+    const graphql = (key: string, query: string) => fetch(`${h.url}/graphql`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ query }),
+    });
+    const creates = (n: number, tag: string) =>
+      `mutation { ${Array.from({ length: n }, (_, i) => `c${i}: createRecord(object_type_slug: "companies", data: {name: "${tag} ${i}"}) { id }`).join(' ')} }`;
+
+    it.skipIf(skip)('charges an operation one call per root field and refuses one the key cannot afford whole, with 429', async () => {
+      const ws = await h.newWorkspace();
+      const key = await h.keyFor(ws, ws.owner.user_id);
+      const before = await companies(ws);
+
+      const four = await graphql(key, creates(4, 'four'));
+      expect(four.status).toBe(200);
+      expect(Object.keys((await four.json()).data)).toHaveLength(4);
+      expect(four.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${LIMIT - 4};`));
+
+      // Thirty aliased creates (the reported case) are thirty calls: more than the key has.
+      const thirty = await graphql(key, creates(30, 'thirty'));
+      expect(thirty.status).toBe(429);
+      expect(Number(thirty.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const body = await thirty.json();
+      expect(body.errors[0].extensions).toMatchObject({ code: 'rate_limited', details: { limit: LIMIT, calls: 30 } });
+      expect(body.data ?? null).toBeNull();
+      expect(await companies(ws) - before).toBe(4);
+
+      // The refused operation cost its request's one call only: 5 are left, and 5 fit.
+      const five = await graphql(key, creates(5, 'five'));
+      expect(five.status).toBe(200);
+      expect(five.headers.get('ratelimit')).toMatch(/r=0;/);
+      expect(await companies(ws) - before).toBe(9);
+    });
+
+    it.skipIf(skip)('counts root fields reached through fragments, and not introspection', async () => {
+      const key = await h.keyFor(h.ws, h.ws.owner.user_id);
+      const res = await graphql(key, '{ __typename a: objectTypes { slug } ...F ... on Query { c: objectTypes { slug } } } fragment F on Query { b: objectTypes { slug } }');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit')).toMatch(new RegExp(`r=${LIMIT - 3};`));
+      const introspection = await graphql(key, '{ __typename }');
+      expect(introspection.headers.get('ratelimit')).toMatch(new RegExp(`r=${LIMIT - 4};`));
+    });
   });
 });
