@@ -3,6 +3,7 @@ import { CrmError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { nearest } from '../../src/domain/suggest.ts';
 import type { CallStyle } from '../../src/domain/types.ts';
+import { assertToolAccess } from '../../src/graphql/builder.ts';
 import { createContext } from '../../src/graphql/context.ts';
 import { runOperation } from '../../src/graphql/execute.ts';
 import type { Store } from '../../src/domain/store/port.ts';
@@ -30,16 +31,21 @@ export function findTool(name: unknown): ToolDefinition {
 }
 
 /**
- * The one entry point every call style uses: check the bounds every tool shares
- * (string and key lengths, prototype keys, nesting), validate the parameters with the tool's zod
- * schema, then run its GraphQL operation as the principal. Scopes, roles, workspace
- * and trial are enforced inside the GraphQL layer, never here. A write with an idempotency key
+ * The one entry point every call style uses: check that the key's scopes and the workspace's
+ * subscription allow the tool (the GraphQL layer's own `tool` check, assertToolAccess, run here
+ * first), check the bounds every tool shares (string and key lengths, prototype keys, nesting),
+ * validate the parameters with the tool's zod schema, then run its GraphQL operation as the
+ * principal. Roles and the workspace are enforced inside the GraphQL layer, which checks the
+ * scope and trial again for its own callers. A write with an idempotency key
  * runs at most once per key (idempotency.ts), for every call style alike.
  */
 export async function invokeTool(
   store: Store, principal: Principal, via: CallStyle, name: unknown, params: unknown, options: InvokeOptions = {},
 ): Promise<unknown> {
   const tool = findTool(name);
+  // Before anything about the parameters: a key outside the tool's scope, or a workspace past its
+  // trial, must not learn what the tool takes from its validation errors.
+  assertToolAccess(principal, tool.scope);
   // Reads are idempotent already and ignore the header, a malformed one included.
   const keyed = options.idempotencyKey !== undefined && !tool.annotations.readOnlyHint;
   const idempotencyKey = keyed ? checkIdempotencyKey(options.idempotencyKey!) : undefined;

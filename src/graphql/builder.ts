@@ -1,10 +1,28 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
-import { canWriteAll, hasScope, subscriptionLapsed } from '../domain/actor.ts';
+import { canWriteAll, hasScope, subscriptionLapsed, type Actor } from '../domain/actor.ts';
 import { CrmError } from '../domain/errors.ts';
 import type { Scope } from '../domain/types.ts';
 import type { GraphQLContext } from './context.ts';
 import { JSONScalar } from './json-scalar.ts';
+
+/**
+ * The `tool: <scope>` check: the workspace's subscription is active (billing exempt) and the
+ * key's scopes include the category; throws subscription_required or permission_denied. The
+ * GraphQL fields check it as an auth scope, and every call style's tool call checks it first,
+ * before its parameters are validated (gateway/tools/invoke.ts), so a key learns nothing about
+ * a tool it may not call, not even what parameters it takes.
+ */
+export function assertToolAccess(actor: Pick<Actor, 'plan' | 'trial_ends_at' | 'scopes'>, scope: Scope): void {
+  if (scope !== 'billing' && subscriptionLapsed(actor)) {
+    throw new CrmError('subscription_required', `the workspace's trial ended on ${actor.trial_ends_at} and no plan is active; see billing.get`);
+  }
+  if (!hasScope(actor, scope)) {
+    throw new CrmError('permission_denied', `this API key's scopes (${actor.scopes.join(', ')}) do not include "${scope}"`, {
+      required_scope: scope, scopes: [...actor.scopes],
+    });
+  }
+}
 
 /**
  * The one Pothos builder. Authorization lives here, below every transport:
@@ -34,14 +52,7 @@ export const builder = new SchemaBuilder<{
     },
     authScopes: (ctx) => ({
       tool: (scope: Scope) => {
-        if (scope !== 'billing' && subscriptionLapsed(ctx.actor)) {
-          throw new CrmError('subscription_required', `the workspace's trial ended on ${ctx.actor.trial_ends_at} and no plan is active; see billing.get`);
-        }
-        if (!hasScope(ctx.actor, scope)) {
-          throw new CrmError('permission_denied', `this API key's scopes (${ctx.actor.scopes.join(', ')}) do not include "${scope}"`, {
-            required_scope: scope, scopes: [...ctx.actor.scopes],
-          });
-        }
+        assertToolAccess(ctx.actor, scope);
         return true;
       },
       writer: () => {
