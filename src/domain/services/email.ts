@@ -1,6 +1,7 @@
 import { longerThan } from '../fields/checks.ts';
 import type { Comm } from '../store/port-comms.ts';
 import { addressList, checkRecipientCount } from '../comms/addresses.ts';
+import { MARKDOWN_MAX_DEPTH, MARKDOWN_RENDER_MS, MarkdownError, renderMarkdown } from '../comms/markdown.ts';
 import { commsSettings } from '../comms/settings.ts';
 import { toUtc } from '../comms/times.ts';
 import { validationError } from '../errors.ts';
@@ -59,6 +60,22 @@ export function toEmailView(c: Comm): EmailView {
 }
 
 /**
+ * Renders a markdown body once before it is stored, so what the outbox sends is known to render:
+ * a body past the nesting bound, too slow to render or that marked cannot render is refused here.
+ */
+async function checkMarkdown(body: string): Promise<void> {
+  try {
+    await renderMarkdown(body);
+  } catch (error) {
+    if (!(error instanceof MarkdownError)) throw error;
+    const [bound, hint] = error.rule === 'max_depth'
+      ? [{ max: MARKDOWN_MAX_DEPTH }, `nest block quotes, lists, links and emphasis at most ${MARKDOWN_MAX_DEPTH} levels deep`]
+      : error.rule === 'render_time' ? [{ max_ms: MARKDOWN_RENDER_MS }, 'shorten or simplify it'] : [{}, 'fix the markup'];
+    throw validationError('body', `body: ${error.message}; ${hint}, or send it with body_format "text"`, { rule: error.rule, ...bound });
+  }
+}
+
+/**
  * Emails: kept in the workspace's outbox and delivered off the request path by the outbox worker.
  * With a server relay (SMTP_URL) or a connected smtp integration the email is `queued`; with
  * neither it is `stored` with the reason, and nothing pretends it was sent.
@@ -100,8 +117,10 @@ export class EmailService extends CommsBase {
     if (!subject || subject.length > 998) throw validationError('subject', 'subject must be 1 to 998 characters', { rule: 'length' });
     if (/[\r\n]/.test(subject)) throw validationError('subject', 'subject must be one line', { rule: 'format' });
     if (longerThan(input.body, EMAIL_BODY_MAX)) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
+    const bodyFormat = input.body_format ?? 'text';
+    if (bodyFormat === 'markdown') await checkMarkdown(input.body);
     const recordIds = await this.linkable(input.record_ids);
-    return { to, cc, bcc, subject, body: input.body, body_format: input.body_format ?? 'text', record_ids: recordIds };
+    return { to, cc, bcc, subject, body: input.body, body_format: bodyFormat, record_ids: recordIds };
   }
 
   /** Queued to be sent at `at` when sendable; otherwise stored with the reason. */
