@@ -1,5 +1,5 @@
-import { marked } from 'marked';
 import nodemailer from 'nodemailer';
+import { MarkdownError, renderMarkdown } from '../../src/domain/comms/markdown.ts';
 import type { EmailView } from '../../src/domain/services/email.ts';
 
 /** What the outbox hands to SMTP for one email. */
@@ -9,28 +9,45 @@ export type OutgoingMail = Pick<EmailView, 'to' | 'cc' | 'bcc' | 'subject' | 'bo
 export interface SmtpOutcome {
   ok: boolean;
   reply: string;
+  /** A failure another try would repeat (the body does not render): the email fails at once. */
+  permanent?: boolean;
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** nodemailer's codes (and the socket's) for a server that was never reached or stopped answering. */
+const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH']);
 
 /**
  * Sends one email over SMTP with nodemailer. Markdown goes out as multipart/alternative: the HTML
- * rendering (marked) and the markdown source as the text part, which reads well as plain text.
- * The stored Message-ID is used, so replies and bounces can be matched to the email.
+ * rendering (marked, off the event loop) and the markdown source as the text part, which reads
+ * well as plain text. The stored Message-ID is used, so replies and bounces can be matched to the
+ * email.
  */
 export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<SmtpOutcome> {
+  let html: string | undefined;
+  if (mail.body_format === 'markdown') {
+    try {
+      html = await renderMarkdown(mail.body);
+    } catch (error) {
+      if (!(error instanceof MarkdownError)) throw error;
+      // email.send rendered it already, so this is a body stored before that check: another try
+      // renders it the same way. Only running out of time may be the load of the moment.
+      return { ok: false, permanent: error.rule !== 'render_time', reply: `not sent: the markdown body could not be rendered (${error.message})` };
+    }
+  }
   const transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
   try {
     const info = await transport.sendMail({
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,
-      subject: mail.subject, messageId: mail.message_id, text: mail.body,
-      ...(mail.body_format === 'markdown' ? { html: await marked.parse(mail.body, { async: true }) } : {}),
+      subject: mail.subject, messageId: mail.message_id, text: mail.body, ...(html === undefined ? {} : { html }),
     });
     return { ok: true, reply: String(info.response ?? '') };
   } catch (error) {
     const e = error as { response?: string; message?: string; code?: string };
-    // The server's own reply when it answered; otherwise the network failure (never the URL, which holds credentials).
-    return { ok: false, reply: e.response ?? `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
+    if (e.response) return { ok: false, reply: e.response };
+    // Never the URL, which holds credentials.
+    if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
+    return { ok: false, reply: `${e.code}: ${String(e.message ?? 'the mail could not be sent').split(smtpUrl).join('<SMTP URL>')}` };
   } finally {
     transport.close();
   }

@@ -13,7 +13,8 @@ export interface OutboxOptions extends RetryPolicy {
 /**
  * Delivers queued emails. Reads due work from the store (so a restart loses nothing), sends each
  * through the server relay or the workspace's smtp integration, and records the outcome: `sent`
- * with the server's reply, or after the last attempt `failed` with the reply as `error`.
+ * with the server's reply, or after the last attempt `failed` with the reply as `error`; a body
+ * that does not render fails at once.
  */
 export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): Promise<number> {
   return workDue(store, 'email', 'queued', 10, logger, (email) => deliver(store, email, opts, logger));
@@ -35,7 +36,8 @@ async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: L
     }, [systemEvent('email', email, email.status, 'sent')]);
     return;
   }
-  const status = await recordFailure(store, email, opts, { error: outcome.reply }, { retry: 'queued', failed: 'failed', type: 'email' });
+  const policy = outcome.permanent ? { ...opts, maxAttempts: 1 } : opts;
+  const status = await recordFailure(store, email, policy, { error: outcome.reply }, { retry: 'queued', failed: 'failed', type: 'email' });
   logger.warn('outbox: delivery attempt failed', { email_id: email.id, attempt: email.attempts + 1, status, reply: outcome.reply });
 }
 

@@ -100,6 +100,87 @@ describe('email over SMTP', () => {
   });
 });
 
+describe('markdown bodies', () => {
+  /** The longest the event loop went without running a 5 ms timer while `work` ran. */
+  async function stallDuring(work: () => Promise<unknown>): Promise<number> {
+    let last = performance.now();
+    let worst = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 5);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
+    }
+    return Math.max(worst, performance.now() - last);
+  }
+
+  it.each([
+    ['a list nested 49,000 deep', '- '.repeat(49_000) + 'x'],
+    ['3,000 block quote marks', '>'.repeat(3000)],
+    ['emphasis nested 11 deep', '*a '.repeat(11) + 'x' + ' a*'.repeat(11)],
+  ])('refuses %s at email.send with validation_error on body, quickly and without stalling the server', async (_what, body) => {
+    let out: Awaited<ReturnType<typeof callTool>> | undefined;
+    const started = performance.now();
+    const stall = await stallDuring(async () => {
+      out = await callTool(h, 'rest', h.ws.owner.key, 'email.send', { to: 'ana@example.com', subject: 'Deep', body, body_format: 'markdown' });
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(stall).toBeLessThan(250);
+    expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'body', rule: 'max_depth', max: 10 } });
+    expect(out).toMatchObject({ message: expect.stringMatching(/at most 10 levels deep/) });
+  });
+
+  it('refuses a body marked cannot render within 1 s (render_time) while other calls go on', async () => {
+    const body = '*a'.repeat(50_000);
+    let refused: Awaited<ReturnType<typeof callTool>> | undefined;
+    let listedIn = Infinity;
+    const stall = await stallDuring(async () => {
+      const send = callTool(h, 'rest', h.ws.owner.key, 'email.send', { to: 'ana@example.com', subject: 'Slow', body, body_format: 'markdown' });
+      const t0 = performance.now();
+      await ok(h, 'records.list', { object_type_slug: 'contacts' });
+      listedIn = performance.now() - t0;
+      refused = await send;
+    });
+    expect(refused).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'body', rule: 'render_time', max_ms: 1000 } });
+    expect(listedIn).toBeLessThan(500);
+    expect(stall).toBeLessThan(250);
+  });
+
+  it('sends a newsletter with lists nested 5 deep, a quote, a table and code as HTML', async () => {
+    const body = [
+      '# November news', '', 'Hello **friends**, read [the post](https://example.com/post).', '', '> We shipped *three* things.', '',
+      '- one', '  - two', '    - three', '      - four', '        - five deep', '', '| plan | price |', '|---|---|', '| pro | 10 |', '',
+      '```', 'npm install', '```', '', ...Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with _emphasis_ and \`code\`.\n`),
+    ].join('\n');
+    const started = performance.now();
+    const sent = await ok(h, 'email.send', { to: 'ana@example.com', subject: 'News', body, body_format: 'markdown' });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(sent.status).toBe('queued');
+    await eventually(emailIn(h, sent.email_id, 'sent'));
+    const raw = relay.mails.find((m) => m.raw.includes(sent.message_id))!.raw.replace(/=\r?\n/g, '');
+    expect(raw).toContain('five deep');
+    expect(raw.match(/<ul>/g)?.length).toBe(5);
+    expect(raw).toContain('<blockquote>');
+  });
+
+  it('fails a stored body that does not render at once, with the reason, not retried and not called a network error', async () => {
+    // As an email queued before email.send rendered markdown would be.
+    const stored = await h.server.store.createComm(h.ws.id, {
+      kind: 'email', status: 'queued', tag: null, thread_id: null, at: new Date().toISOString(), record_ids: [], next_attempt_at: new Date().toISOString(),
+      created_by: h.ws.owner.user_id,
+      data: { to: ['ana@example.com'], cc: [], bcc: [], subject: 'Old', body: '>'.repeat(3000), body_format: 'markdown', message_id: '<old@crm.local>', from: 'owner@e2e.test' },
+    }, []);
+    const failed = await eventually(emailIn(h, stored.id, 'failed'));
+    expect(failed.attempts).toBe(1);
+    expect(failed.error).toBe('not sent: the markdown body could not be rendered (markdown nests more than 10 levels deep)');
+    expect(relay.mails.some((m) => m.raw.includes('<old@crm.local>'))).toBe(false);
+  });
+});
+
 describe('webhooks', () => {
   let receiver: Receiver;
   afterAll(async () => receiver?.close());
