@@ -1,6 +1,7 @@
 import { LIMITS } from '../../src/domain/limits.ts';
 import { z } from 'zod';
 import { MAX_RECIPIENTS } from '../../src/domain/comms/addresses.ts';
+import { MARKDOWN_MAX_DEPTH, MARKDOWN_RENDER_MS } from '../../src/domain/comms/markdown.ts';
 import { EMAIL_STATUSES } from '../../src/domain/services/email.ts';
 import { MESSAGE_CHANNELS } from '../../src/domain/services/messages.ts';
 import { CREATES, defineTool, given, pick, READ_ONLY } from './define.ts';
@@ -46,7 +47,7 @@ export const commsTools = [
     input: z.strictObject({
       to: addresses('Recipients'), cc: addresses('Copy recipients').optional(), bcc: addresses('Blind copy recipients').optional(),
       subject: z.string().min(1).max(998).describe('One line.'), body: z.string().max(100_000).describe('The message, plain text or markdown.'),
-      body_format: z.enum(['text', 'markdown']).optional().describe('text (default) or markdown (sent as HTML with a text alternative).'),
+      body_format: z.enum(['text', 'markdown']).optional().describe(`text (default) or markdown (sent as HTML with a text alternative). Markdown is rendered when sent: block quotes, lists, links and emphasis nested more than ${MARKDOWN_MAX_DEPTH} levels deep, or a body that takes over ${MARKDOWN_RENDER_MS} ms to render, is refused (validation_error on body).`),
       record_ids: recordIds.optional(),
     }),
     output: emailOutput,
