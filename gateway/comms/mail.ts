@@ -5,12 +5,20 @@ import type { EmailView } from '../../src/domain/services/email.ts';
 /** What the outbox hands to SMTP for one email. */
 export type OutgoingMail = Pick<EmailView, 'to' | 'cc' | 'bcc' | 'subject' | 'body' | 'body_format' | 'message_id'> & { from: string };
 
+/** A recipient the server refused (RCPT TO) while it took the mail for the others. */
+export interface RefusedRecipient {
+  address: string;
+  reply: string;
+}
+
 /** The server's answer: its reply line on success; a failure carries the reply in `response` when the server gave one. */
 export interface SmtpOutcome {
   ok: boolean;
   reply: string;
   /** A failure another try would repeat (the body does not render): the email fails at once. */
   permanent?: boolean;
+  /** On success, the recipients the server refused; empty when it took them all. */
+  refused?: RefusedRecipient[];
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
@@ -41,7 +49,7 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,
       subject: mail.subject, messageId: mail.message_id, text: mail.body, ...(html === undefined ? {} : { html }),
     });
-    return { ok: true, reply: String(info.response ?? '') };
+    return { ok: true, reply: String(info.response ?? ''), refused: refusedIn(info) };
   } catch (error) {
     const e = error as { response?: string; message?: string; code?: string };
     if (e.response) return { ok: false, reply: e.response };
@@ -51,4 +59,14 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
   } finally {
     transport.close();
   }
+}
+
+/** The recipients nodemailer reports as refused, each with the server's reply to its RCPT TO. */
+function refusedIn(info: { rejected?: unknown[]; rejectedErrors?: Array<{ recipient?: unknown; response?: string; message?: string }> }): RefusedRecipient[] {
+  const errors = info.rejectedErrors ?? [];
+  const refused = errors.map((e) => ({ address: String(e.recipient ?? ''), reply: String(e.response ?? e.message ?? 'refused') }));
+  for (const address of info.rejected ?? []) {
+    if (!refused.some((r) => r.address === String(address))) refused.push({ address: String(address), reply: 'refused' });
+  }
+  return refused;
 }

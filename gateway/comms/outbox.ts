@@ -2,7 +2,7 @@ import { decryptSecret } from '../../src/domain/comms/secrets.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Comm } from '../../src/domain/store/port-comms.ts';
 import type { Logger } from '../logger.ts';
-import { sendMail, type OutgoingMail } from './mail.ts';
+import { sendMail, type OutgoingMail, type RefusedRecipient } from './mail.ts';
 import { recordFailure, systemEvent, workDue, type RetryPolicy } from './retry.ts';
 
 export interface OutboxOptions extends RetryPolicy {
@@ -13,8 +13,8 @@ export interface OutboxOptions extends RetryPolicy {
 /**
  * Delivers queued emails. Reads due work from the store (so a restart loses nothing), sends each
  * through the server relay or the workspace's smtp integration, and records the outcome: `sent`
- * with the server's reply, or after the last attempt `failed` with the reply as `error`; a body
- * that does not render fails at once.
+ * with the server's reply (and in `error` the recipients it refused, if some), or after the last
+ * attempt `failed` with the reply as `error`; a body that does not render fails at once.
  */
 export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): Promise<number> {
   return workDue(store, 'email', 'queued', 10, logger, (email) => deliver(store, email, opts, logger));
@@ -30,15 +30,32 @@ async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: L
   const from = route.from ?? d.from ?? 'crm@localhost';
   const outcome = await sendMail(route.url, { ...d, from });
   if (outcome.ok) {
+    // A refusal, or null: an earlier failed try's error no longer holds once the mail is out.
+    const error = refusal(outcome.refused ?? [], d);
+    const before = (email.data.error as string | undefined) ?? null;
+    const event = systemEvent('email', email, email.status, 'sent');
     // The From it went out with, which an integration's `from` sets (and may have changed since it was queued).
     await store.updateComm(email.workspace_id, 'email', email.id, {
-      status: 'sent', attempts: email.attempts + 1, next_attempt_at: null, data: { ...email.data, from, sent_at: new Date().toISOString(), server_reply: outcome.reply },
-    }, [systemEvent('email', email, email.status, 'sent')]);
+      status: 'sent', attempts: email.attempts + 1, next_attempt_at: null,
+      data: { ...email.data, from, sent_at: new Date().toISOString(), server_reply: outcome.reply, error },
+    }, [error === before ? event : { ...event, diff: { ...event.diff, error: { before, after: error } } }]);
+    if (error) logger.warn('outbox: some recipients were refused', { email_id: email.id, error });
     return;
   }
   const policy = outcome.permanent ? { ...opts, maxAttempts: 1 } : opts;
   const status = await recordFailure(store, email, policy, { error: outcome.reply }, { retry: 'queued', failed: 'failed', type: 'email' });
   logger.warn('outbox: delivery attempt failed', { email_id: email.id, attempt: email.attempts + 1, status, reply: outcome.reply });
+}
+
+/**
+ * A sent email that did not reach everyone says so: the refused recipients, each with the server's
+ * reply. Nothing is retried, since the others already have it; null when the server took them all.
+ */
+function refusal(refused: RefusedRecipient[], mail: OutgoingMail): string | null {
+  if (!refused.length) return null;
+  const total = mail.to.length + mail.cc.length + mail.bcc.length;
+  return `not delivered to ${refused.length} of ${total} recipients (the server refused them; the others got it): `
+    + refused.map((r) => `${r.address}: ${r.reply}`).join('; ');
 }
 
 /** The server relay, else the workspace's connected smtp integration (its URL decrypted only here). */

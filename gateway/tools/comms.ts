@@ -43,7 +43,7 @@ export const commsTools = [
     name: 'email.send',
     scope: 'email',
     title: 'Send an email',
-    description: 'Queues an email for delivery over SMTP and puts it on the linked records\' timelines. The answer is immediate: status "queued" (a worker sends it and it ends "sent" or "failed" with the server\'s reply in error; check with email.list) or "stored" with a reason when no SMTP relay or smtp integration exists. Markdown bodies go out as HTML with a plain-text part. Example: {"to": "ana@example.com", "subject": "Proposal", "body": "Hi Ana, …", "record_ids": ["rec_…"]}.',
+    description: 'Queues an email for delivery over SMTP and puts it on the linked records\' timelines. The answer is immediate: status "queued" (a worker sends it and it ends "sent" or "failed" with the server\'s reply in error; "sent" with error set names the recipients the server refused while it took the others; check with email.list) or "stored" with a reason when no SMTP relay or smtp integration exists. Markdown bodies go out as HTML with a plain-text part. Example: {"to": "ana@example.com", "subject": "Proposal", "body": "Hi Ana, …", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
       to: addresses('Recipients'), cc: addresses('Copy recipients').optional(), bcc: addresses('Blind copy recipients').optional(),
       subject: z.string().min(1).max(998).describe('One line.'), body: z.string().max(100_000).describe('The message, plain text or markdown.'),

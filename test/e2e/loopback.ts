@@ -18,8 +18,11 @@ export interface SmtpEndpoint {
   close(): Promise<void>;
 }
 
-/** An smtp-server that keeps every message, or refuses every recipient with `refuse` (e.g. "550 …"). */
-export async function startSmtp(opts: { refuse?: string; requireAuth?: boolean } = {}): Promise<SmtpEndpoint> {
+/**
+ * An smtp-server that keeps every message, or refuses recipients with `refuse` (e.g. "550 …"):
+ * every one, or with `refuseOnly` just those addresses (the others are taken).
+ */
+export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean } = {}): Promise<SmtpEndpoint> {
   const mails: ReceivedMail[] = [];
   const auths: SmtpEndpoint['auths'] = [];
   const server = new SMTPServer({
@@ -28,8 +31,8 @@ export async function startSmtp(opts: { refuse?: string; requireAuth?: boolean }
       auths.push({ username: String(auth.username), password: String(auth.password) });
       callback(null, { user: auth.username });
     },
-    onRcptTo(_address, _session, callback) {
-      if (!opts.refuse) return callback();
+    onRcptTo(address, _session, callback) {
+      if (!opts.refuse || (opts.refuseOnly && !opts.refuseOnly.includes(address.address))) return callback();
       const [code] = opts.refuse.split(' ');
       return callback(Object.assign(new Error(opts.refuse.slice(4)), { responseCode: Number(code) }));
     },

@@ -14,7 +14,9 @@ const SMTP_PASSWORD = 'smtp-pass-never-shown-42';
 
 let relay: SmtpEndpoint;
 let refusing: SmtpEndpoint;
+let picky: SmtpEndpoint;
 let h: Harness;
+let partial: Harness;
 let plain: Harness;
 const logs: string[] = [];
 const answers: string[] = [];
@@ -29,13 +31,17 @@ beforeAll(async () => {
   refusing = await startSmtp({ refuse: '550 5.1.1 mailbox unavailable', requireAuth: true });
   h = await startHarness({ ...FAST, WEBHOOK_TIMEOUT_MS: '200', SMTP_URL: relay.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SUPPORT_EMAIL: 'help@crm.test', LOG_LEVEL: 'debug' });
   plain = await startHarness({ ...FAST, LOG_LEVEL: 'debug' });
+  picky = await startSmtp({ refuse: '550 5.1.1 <bad@x.com>: no such mailbox', refuseOnly: ['bad@x.com', 'gone@x.com'] });
+  partial = await startHarness({ ...FAST, SMTP_URL: picky.url });
 });
 afterAll(async () => {
   process.stderr.write = realWrite;
   await h?.close();
   await plain?.close();
+  await partial?.close();
   await relay?.close();
   await refusing?.close();
+  await picky?.close();
 });
 
 async function ok(on: Harness, tool: string, params: unknown, key = on.ws.owner.key) {
@@ -97,6 +103,37 @@ describe('email over SMTP', () => {
     expect(failed.error).toContain('mailbox unavailable');
     expect(refusing.auths[0]).toEqual({ username: 'crm', password: SMTP_PASSWORD });
     expect(refusing.mails).toEqual([]);
+  });
+});
+
+describe('recipients the server refuses', () => {
+  it('marks an email sent to the others as sent, naming each refused recipient with the server\'s reply in error and on the timeline', async () => {
+    const rec = (await ok(partial, 'records.create', { object_type_slug: 'contacts', data: { name: 'Ana' } })).record_id;
+    const sent = await ok(partial, 'email.send', {
+      to: ['ana@example.com', 'bad@x.com'], cc: 'gone@x.com', bcc: 'boss@example.com', subject: 'Offer', body: 'Hi', record_ids: [rec],
+    });
+    const done = await eventually(emailIn(partial, sent.email_id, 'sent'));
+    expect(done.attempts).toBe(1);
+    expect(done.error).toMatch(/^not delivered to 2 of 4 recipients/);
+    expect(done.error).toContain('bad@x.com: 550 5.1.1 <bad@x.com>: no such mailbox');
+    expect(done.error).toContain('gone@x.com: 550');
+    expect(done.error).not.toContain('ana@example.com');
+    const mail = picky.mails.find((m) => m.raw.includes(sent.message_id))!;
+    expect(mail.to.sort()).toEqual(['ana@example.com', 'boss@example.com']);
+    const [event] = (await ok(partial, 'timeline.list', { record_id: rec })).items;
+    expect(event).toMatchObject({ resource_type: 'email', action: 'update', diff: { status: { before: 'queued', after: 'sent' }, error: { before: null, after: done.error } } });
+  });
+
+  it('keeps error null on an email every recipient took', async () => {
+    const sent = await ok(partial, 'email.send', { to: 'ana@example.com', subject: 'All fine', body: 'Hi' });
+    const done = await eventually(emailIn(partial, sent.email_id, 'sent'));
+    expect(done.error).toBeNull();
+  });
+
+  it('ends failed with the server\'s reply when it refuses every recipient', async () => {
+    const sent = await ok(partial, 'email.send', { to: ['bad@x.com', 'gone@x.com'], subject: 'Nobody', body: 'Hi' });
+    const failed = await eventually(emailIn(partial, sent.email_id, 'failed'));
+    expect(failed.error).toContain('550 5.1.1');
   });
 });
 

@@ -38,7 +38,10 @@ export interface EmailView {
   record_ids: string[];
   /** Why a stored email was not sent. */
   reason: string | null;
-  /** The SMTP server's reply when delivery failed for good. */
+  /**
+   * Why it did not reach everyone: on `failed`, the server's reply (or why it could not be sent);
+   * on `sent`, the recipients the server refused, each with its reply (the others got it).
+   */
   error: string | null;
   attempts: number;
   sent_at: string | null;
