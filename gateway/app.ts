@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { ERROR_TABLE, unreachable } from '../src/domain/errors.ts';
-import { authenticate } from './auth/principal.ts';
+import { authenticate, authorizationLines } from './auth/principal.ts';
 import { asCrmError, shapeA, shapeB } from './errors.ts';
 import { observe, refuseWhileDraining } from './observe.ts';
 import type { Edge, GatewayDeps, GatewayState } from './state.ts';
@@ -39,7 +39,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
     // other processes' commits once, not once per cache they pass.
     const ended = deps.store.beginCall();
     try {
-      ctx.state.principal = await authenticate(deps.store, ctx.get('Authorization') || undefined, deps.config.keyPrefix);
+      ctx.state.principal = await authenticate(deps.store, authorizationLines(ctx.req), deps.config.keyPrefix);
       if (options.meter) return await options.meter(ctx, next);
       return await next();
     } finally {

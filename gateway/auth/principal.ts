@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { hashKey, inspectKey, sameHash } from '../../src/domain/api-keys.ts';
 import { CrmError } from '../../src/domain/errors.ts';
 import type { Store } from '../../src/domain/store/port.ts';
@@ -11,12 +12,35 @@ function unauthorized(message: string): CrmError {
 }
 
 /**
- * Resolves `Authorization: Bearer <key>` to the calling principal. The key, the user's role and
+ * Every `Authorization` field line of a request, in order. Node keeps only the first in
+ * `req.headers` and drops the others silently, so a request carrying two keys would act as
+ * whichever came first; the raw lines show them all. Most requests have one line, found without
+ * building `req.headersDistinct` for every header.
+ */
+export function authorizationLines(req: IncomingMessage): string[] {
+  if (req.headers.authorization === undefined) return [];
+  const raw = req.rawHeaders;
+  const lines: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') lines.push(raw[i + 1]!);
+  }
+  return lines;
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>` to the calling principal. `header` is the header's value,
+ * or every line of it (`authorizationLines`): more than one line is refused, never resolved to one
+ * of the keys, since which credential the caller meant cannot be told. The key, the user's role and
  * the workspace's plan are asked of the store on every call, in one read (which SQLite answers
  * from its cache only while no write anywhere could have changed it), so revocations and role or
  * plan changes (also made by the CLI while the server runs) apply to the next call.
  */
-export async function authenticate(store: Store, header: string | undefined, prefix: string): Promise<Principal> {
+export async function authenticate(store: Store, lines: string | readonly string[] | undefined, prefix: string): Promise<Principal> {
+  if (typeof lines !== 'string' && lines !== undefined && lines.length > 1) {
+    throw unauthorized(`the request has ${lines.length} Authorization headers; send exactly one, "Authorization: Bearer <API_KEY>"`);
+  }
+  const header = typeof lines === 'string' ? lines : lines?.[0];
   if (!header) throw unauthorized('missing API key: send the header "Authorization: Bearer <API_KEY>"');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('the Authorization header must be "Bearer <API_KEY>"');

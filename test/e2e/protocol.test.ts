@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountBridge } from '../../gateway/transports/bridge.ts';
@@ -335,6 +336,54 @@ describe('answers on the wire', () => {
       expect({ style, status: answer.status, type: answer.type }).toEqual({ style, status: 200, type: expect.stringMatching(/^application\/json/) });
       expect(answer.length).toBe(answer.bytes.length);
       expect(answer.bytes.toString('utf8')).toContain(JSON.stringify(name).slice(1, -1));
+    }
+  });
+});
+
+describe('request heads every edge refuses alike', () => {
+  type EdgeName = 'rest' | 'bridge' | 'mcp' | 'graphql';
+  const EDGES: Array<{ edge: EdgeName; path: string; body: unknown; headers?: Record<string, string> }> = [
+    { edge: 'rest', path: '/v1/objects/list', body: {} },
+    { edge: 'bridge', path: '/mcp/api/developers/mcp/call/', body: { tool: 'objects.list', params: {} } },
+    { edge: 'mcp', path: '/mcp/', body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { Accept: 'application/json, text/event-stream' } },
+    { edge: 'graphql', path: '/graphql', body: { query: '{ objectTypes { slug } }' } },
+  ];
+
+  /**
+   * A POST through node:http, which sends each value of an array as its own header line (fetch
+   * joins them into one) and sends the body bytes as given.
+   */
+  function send(path: string, headers: Record<string, string | string[]>, body: Buffer | string, method = 'POST') {
+    return new Promise<{ status: number; headers: IncomingHttpHeaders; body: any }>((resolve, reject) => {
+      const req = httpRequest(`${h.url}${path}`, { method, headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : null });
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** The error's code, message and details, read from the edge's own error shape. */
+  function errorOf(edge: EdgeName, body: any): { code: string; message: string; details?: unknown } {
+    if (edge === 'bridge') return { code: String(body.error.code).toLowerCase(), message: body.error.message, details: body.error.details };
+    if (edge === 'mcp') return { code: body.error.data.code, message: body.error.message, details: body.error.data.details };
+    return { code: body.code, message: body.error, details: body.details };
+  }
+
+  it('refuses two Authorization headers with 401 on every call style and /graphql, whichever key comes first', async () => {
+    const pairs = [[h.ws.owner.key, h.other.owner.key], [h.other.owner.key, h.ws.owner.key], [h.ws.owner.key, h.ws.owner.key]];
+    for (const { edge, path, body, headers } of EDGES) {
+      for (const keys of pairs) {
+        const res = await send(path, { ...headers, Authorization: keys.map((k) => `Bearer ${k}`) }, JSON.stringify(body));
+        expect([edge, res.status, res.headers['www-authenticate']]).toEqual([edge, 401, expect.stringMatching(/^Bearer /)]);
+        expect(errorOf(edge, res.body)).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('2 Authorization headers; send exactly one') });
+      }
+      const one = await send(path, { ...headers, Authorization: `Bearer ${h.ws.owner.key}` }, JSON.stringify(body));
+      expect([edge, one.status]).toEqual([edge, 200]);
     }
   });
 });
