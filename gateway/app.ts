@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { ERROR_TABLE, unreachable } from '../src/domain/errors.ts';
+import { CrmError, ERROR_TABLE, unreachable } from '../src/domain/errors.ts';
 import { authenticate, authorizationLines } from './auth/principal.ts';
+import { UnsupportedMediaType } from './body.ts';
 import { asCrmError, shapeA, shapeB } from './errors.ts';
 import { observe, refuseWhileDraining } from './observe.ts';
 import type { Edge, GatewayDeps, GatewayState } from './state.ts';
@@ -72,10 +73,14 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
     try {
       await next();
     } catch (err) {
-      const e = asCrmError(err, deps.logger);
+      // A 415 is HTTP's answer, outside the code table's statuses, told in the same shapes.
+      const media = err instanceof UnsupportedMediaType ? err : undefined;
+      const e = media ? new CrmError('validation_error', media.message, media.details) : asCrmError(err, deps.logger);
       ctx.state.call.code = e.code;
       if (ctx.respond === false || ctx.headerSent) return;
-      ctx.status = ERROR_TABLE[e.code].status;
+      const status = media?.status ?? ERROR_TABLE[e.code].status;
+      ctx.status = status;
+      if (media) ctx.set({ ...media.headers });
       // The rest of an oversized body is never read: close the connection rather than keep it.
       if (e.code === 'payload_too_large') ctx.set('Connection', 'close');
       if (e.code === 'unauthorized') ctx.set('WWW-Authenticate', `Bearer realm="crm", error="invalid_token"`);
@@ -90,7 +95,7 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
           ctx.body = deps.config.bridgeShape === 'envelope' ? shapeB(e) : shapeA(e);
           break;
         case 'mcp':
-          ctx.body = rpcError(-32000 - Math.floor(ERROR_TABLE[e.code].status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+          ctx.body = rpcError(-32000 - Math.floor(status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
           break;
         default:
           unreachable(edge);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { CrmError } from '../src/domain/errors.ts';
+import { CrmError, type ErrorDetails } from '../src/domain/errors.ts';
 import { escapable, escapedJson } from './json-escape.ts';
 
 /**
@@ -28,11 +28,51 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
  */
 const DRAIN_FACTOR = 32;
 
-/** The raw request body, or payload_too_large once it passes `limit` bytes. Never buffers past the limit. */
+/**
+ * A body in a form this server does not read: HTTP's 415, answered by the error middleware in each
+ * edge's own error shape with the code validation_error (and `headers` set on the answer). Not a
+ * CrmError on purpose: a validation_error from the body reader means a malformed body, which MCP
+ * answers as a JSON-RPC parse error with 400.
+ */
+export class UnsupportedMediaType extends Error {
+  readonly status = 415;
+
+  constructor(message: string, readonly details: ErrorDetails, readonly headers: Readonly<Record<string, string>> = {}) {
+    super(message);
+    this.name = 'UnsupportedMediaType';
+  }
+}
+
+/**
+ * Bodies are read as sent: a Content-Encoding other than identity (gzip, br, ...) is refused
+ * rather than decoded. Decoding would add a decompression step whose output each edge would have
+ * to bound (a few kilobytes of gzip inflate to gigabytes), to save bandwidth on bodies of at most
+ * BODY_LIMIT_BYTES, and no client of ours compresses requests. Ignoring the header, as before,
+ * parsed gzip bytes as JSON and took a plain body labelled br as if the label were not there.
+ */
+function encodingRefusal(req: IncomingMessage): UnsupportedMediaType | null {
+  const coding = req.headers['content-encoding'];
+  if (coding === undefined) return null;
+  // Node joins repeated Content-Encoding lines with commas, as a list of codings.
+  const plain = coding.split(',').every((c) => /^\s*(identity)?\s*$/i.test(c));
+  if (plain) return null;
+  return new UnsupportedMediaType(
+    `Content-Encoding ${JSON.stringify(coding.slice(0, 64))} is not supported: send the body uncompressed, without Content-Encoding`,
+    { param: 'content-encoding', rule: 'media_type', allowed: ['identity'] },
+    { 'Accept-Encoding': 'identity' },
+  );
+}
+
+/**
+ * The raw request body, or payload_too_large once it passes `limit` bytes. Never buffers past the
+ * limit. A body in a Content-Encoding other than identity is UnsupportedMediaType (after being
+ * drained like an excess, unbuffered, so the client receives the answer).
+ */
 export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > limit * DRAIN_FACTOR) return reject(tooLarge(limit));
+    const refusal = encodingRefusal(req);
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (err: Error | null) => {
@@ -46,10 +86,13 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else if (size > limit * DRAIN_FACTOR) done(tooLarge(limit));
+      if (size <= limit) {
+        if (!refusal) chunks.push(chunk);
+      } else if (size > limit * DRAIN_FACTOR) {
+        done(tooLarge(limit));
+      }
     };
-    const onEnd = () => done(size > limit || declared > limit ? tooLarge(limit) : null);
+    const onEnd = () => done(refusal ?? (size > limit || declared > limit ? tooLarge(limit) : null));
     // A client that goes away mid-body (or is cut off by REQUEST_TIMEOUT_MS) is not a server
     // fault: its call ends as a validation error on `body` instead of an internal_error.
     const onError = (err: NodeJS.ErrnoException) => done(err.code === 'ECONNRESET' || err.message === 'aborted' ? cutOff() : err);

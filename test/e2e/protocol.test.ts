@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountBridge } from '../../gateway/transports/bridge.ts';
@@ -340,7 +341,7 @@ describe('answers on the wire', () => {
   });
 });
 
-describe('request heads every edge refuses alike', () => {
+describe('request heads and bodies every edge refuses alike', () => {
   type EdgeName = 'rest' | 'bridge' | 'mcp' | 'graphql';
   const EDGES: Array<{ edge: EdgeName; path: string; body: unknown; headers?: Record<string, string> }> = [
     { edge: 'rest', path: '/v1/objects/list', body: {} },
@@ -384,6 +385,29 @@ describe('request heads every edge refuses alike', () => {
       }
       const one = await send(path, { ...headers, Authorization: `Bearer ${h.ws.owner.key}` }, JSON.stringify(body));
       expect([edge, one.status]).toEqual([edge, 200]);
+    }
+  });
+
+  it('refuses a body in any Content-Encoding but identity with 415 in each edge\'s error shape, and takes identity', async () => {
+    const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
+    for (const { edge, path, body, headers } of EDGES) {
+      const json = JSON.stringify(body);
+      const refusals = [
+        { coding: 'gzip', bytes: gzipSync(json) },
+        // A plain body labelled compressed used to be read as if the label were not there.
+        { coding: 'br', bytes: Buffer.from(json) },
+        { coding: 'identity, gzip', bytes: gzipSync(json) },
+      ];
+      for (const { coding, bytes } of refusals) {
+        const res = await send(path, { ...auth, ...headers, 'Content-Encoding': coding }, bytes);
+        expect([edge, coding, res.status, res.headers['accept-encoding']]).toEqual([edge, coding, 415, 'identity']);
+        expect(errorOf(edge, res.body)).toEqual({
+          code: 'validation_error', message: `Content-Encoding ${JSON.stringify(coding)} is not supported: send the body uncompressed, without Content-Encoding`,
+          details: { param: 'content-encoding', rule: 'media_type', allowed: ['identity'] },
+        });
+      }
+      const plain = await send(path, { ...auth, ...headers, 'Content-Encoding': 'identity' }, json);
+      expect([edge, plain.status]).toEqual([edge, 200]);
     }
   });
 });
