@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
@@ -9,7 +9,7 @@ import { createContext, type GraphQLContext } from '../../src/graphql/context.ts
 import { schema } from '../../src/graphql/schema.ts';
 import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
-import { readBodyBytes } from '../body.ts';
+import { readBodyBytes, UnsupportedMediaType } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
 import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
@@ -85,6 +85,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     // Yoga would read up to 25 MB; read the body here under the gateway's limit and hand it over
     // (yoga takes a Buffer on `req.body` in place of the stream).
     if (ctx.method === 'POST') {
+      refuseMediaType(ctx.get('Content-Type'));
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
       const body = jsonOf(bytes.toString('utf8'));
@@ -99,8 +100,12 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
       principal: ctx.state.principal!, meterOperation: (document, operationName) => meterOperation(ctx, document, operationName),
     });
   };
-  // GraphiQL (an HTML page, no data) opens without a key; every operation it sends needs one.
-  router.get('/graphql', edge('graphql'), async (ctx, next) => {
+  // One route for every method (as the other paths have), so a wrong method is our 405, not the
+  // catch-all 404. GraphiQL (an HTML page, no data) opens without a key; every operation it sends
+  // needs one.
+  router.all('/graphql', edge('graphql'), async (ctx, next) => {
+    if (ctx.method === 'POST') return next();
+    if (ctx.method !== 'GET') return refuseMethod(ctx);
     if (ctx.accepts('text/html') === 'text/html' && !ctx.query.query) {
       ctx.respond = false;
       await yoga.handle(ctx.req, ctx.res, {} as ServerContext);
@@ -108,7 +113,33 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     }
     return next();
   }, authenticate, handle);
-  router.post('/graphql', edge('graphql'), authenticate, handle);
+}
+
+/**
+ * GraphQL over HTTP takes GET (queries, from the query string) and POST, as yoga does; any other
+ * method is a 405 naming both, with the `{error}` body of every other path's 405.
+ */
+function refuseMethod(ctx: Context): void {
+  ctx.status = 405;
+  ctx.set('Allow', 'GET, POST');
+  ctx.body = { error: `method ${ctx.method} is not allowed on /graphql; use POST (or GET for a query)` };
+}
+
+/**
+ * The POST bodies /graphql reads: JSON (`application/json`, `application/graphql+json`) and a bare
+ * document (`application/graphql`), matched as yoga matches them (the first listed type, exactly).
+ * Yoga also parses form and multipart bodies, but their variables would pass by the bounds
+ * (guardVariables reads JSON bodies), and any other type it answered with an empty 415.
+ */
+const POST_TYPES = ['application/json', 'application/graphql+json', 'application/graphql'];
+
+function refuseMediaType(header: string): void {
+  const type = header.split(',')[0] ?? '';
+  if (POST_TYPES.some((t) => type === t || type.startsWith(`${t};`))) return;
+  const got = type ? `got ${JSON.stringify(type.slice(0, 100))}` : 'the request has none';
+  throw new UnsupportedMediaType(`Content-Type must be application/json for a POST to /graphql; ${got}`, {
+    param: 'content-type', rule: 'media_type', allowed: POST_TYPES,
+  });
 }
 
 /**

@@ -410,4 +410,32 @@ describe('request heads and bodies every edge refuses alike', () => {
       expect([edge, plain.status]).toEqual([edge, 200]);
     }
   });
+
+  it('answers a POST to /graphql of a type it does not read with a 415 that says which types it takes', async () => {
+    const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
+    const query = JSON.stringify({ query: '{ objectTypes { slug } }' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await send('/graphql', { ...auth, 'Content-Type': type }, query);
+      expect([type, res.status]).toEqual([type, 415]);
+      expect(res.body).toEqual({
+        error: `Content-Type must be application/json for a POST to /graphql; got ${JSON.stringify(type)}`, code: 'validation_error',
+        details: { param: 'content-type', rule: 'media_type', allowed: ['application/json', 'application/graphql+json', 'application/graphql'] },
+      });
+    }
+    const bare = await send('/graphql', { ...auth, 'Content-Type': 'application/graphql' }, '{ objectTypes { slug } }');
+    expect(bare.status).toBe(200);
+    expect(bare.body.data.objectTypes.length).toBeGreaterThan(0);
+  });
+
+  it('answers methods other than GET and POST on /graphql with 405 and Allow: GET, POST, and still serves GET queries', async () => {
+    const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
+    for (const method of ['PATCH', 'PUT', 'DELETE']) {
+      const res = await send('/graphql', auth, '', method);
+      expect([method, res.status, res.headers.allow]).toEqual([method, 405, 'GET, POST']);
+      expect(res.body).toEqual({ error: `method ${method} is not allowed on /graphql; use POST (or GET for a query)` });
+    }
+    const get = await fetch(`${h.url}/graphql?query=${encodeURIComponent('{ objectTypes { slug } }')}`, { headers: auth });
+    expect(get.status).toBe(200);
+    expect((await get.json()).data.objectTypes.length).toBeGreaterThan(0);
+  });
 });
