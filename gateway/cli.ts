@@ -7,6 +7,7 @@ import type { Store } from '../src/domain/store/port.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, syncStderr } from './logger.ts';
 import { serve } from './commands/serve.ts';
+import { checkReadable, checkWritable, fileSystemError } from './commands/paths.ts';
 import { storeHint } from './commands/store-label.ts';
 import { configureCommsFor } from './comms/configure.ts';
 
@@ -28,7 +29,9 @@ const USAGE = `crm — the CRM tool service's command line (README.md, "Command 
                    (rows to records; bad rows of people.csv go to people.rejects.csv, with reasons)
   crm migrate   (applies the store's schema: SQLite migrations, or schema/neo4j/*.cypher)
 
-Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).`;
+Configuration comes from the environment, as for the server (DATA_DIR, STORE, NEO4J_URI, ...).
+Exit codes: 0 done; 1 refused or failed (one line "crm: <code>: <message>" on stderr, or a JSON
+object there with --json), e.g. a file that cannot be read or written; 2 a usage or configuration error.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -94,6 +97,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       return { json: { store: store.kind, migrated: true }, text: `${store.kind} store schema is up to date` };
     case 'export': {
       const { exportToFile } = await import('../src/store/transfer.ts');
+      if (v.out) await checkWritable(v.out, 'the export file', 'out');
       const rows = await exportToFile(store, need(v, 'workspace'), v.out ?? null);
       // Without --out the rows went to stdout; the summary then goes to stderr to keep the stream clean.
       if (!v.out) {
@@ -104,6 +108,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
     }
     case 'import': {
       const { importFromFile } = await import('../src/store/transfer.ts');
+      if (v.file) await checkReadable(v.file, 'the export file', 'file');
       const { rows } = await importFromFile(store, v.file ?? null);
       return { json: { rows }, text: `imported ${rows} rows` };
     }
@@ -227,10 +232,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`crm: ${err.message}\n`);
       return 2;
     }
-    if (isCrmError(err)) {
-      const hint = config && notInStore(err) ? storeHint(config) : undefined;
-      if (json) process.stderr.write(`${JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}), ...(hint ? { hint } : {}) })}\n`);
-      else process.stderr.write(`crm: ${err.code}: ${err.message}\n${hint ? `crm: ${hint}\n` : ''}`);
+    // A file that went away after the checks, a disk that filled up: one line too, not a stack.
+    const known = isCrmError(err) ? err : fileSystemError(err);
+    if (known) {
+      const hint = config && notInStore(known) ? storeHint(config) : undefined;
+      if (json) process.stderr.write(`${JSON.stringify({ error: known.message, code: known.code, ...(known.details ? { details: known.details } : {}), ...(hint ? { hint } : {}) })}\n`);
+      else process.stderr.write(`crm: ${known.code}: ${known.message}\n${hint ? `crm: ${hint}\n` : ''}`);
       return 1;
     }
     createLogger('error', syncStderr()).error('crm failed', { error: (err as Error).stack ?? String(err) });

@@ -12,6 +12,7 @@ import { nearest } from '../../src/domain/suggest.ts';
 import type { NewRecord, Store } from '../../src/domain/store/port.ts';
 import type { NewEvent } from '../../src/domain/store/port-work.ts';
 import type { ObjectType } from '../../src/domain/types.ts';
+import { checkReadable, checkWritable } from '../commands/paths.ts';
 import { rowData } from './cells.ts';
 import { mapColumns, parseMapOption, type ColumnMap } from './mapping.ts';
 import { ProgressRenderer, type ProgressStream } from './progress.ts';
@@ -47,6 +48,11 @@ export function rejectsPathFor(file: string): string {
  * timeline events) and writes each bad row, with its row number and the reason, to the rejects file.
  */
 export async function importCsv(store: Store, opts: CsvImportOptions): Promise<CsvImportResult> {
+  const rejectsFile = rejectsPathFor(opts.file);
+  // Both files are checked before any row is written: a rejects file that cannot be written would
+  // otherwise end an import half done, its bad rows lost.
+  await checkReadable(opts.file, 'the CSV file', 'file');
+  await checkWritable(rejectsFile, 'the rejects file beside the CSV file', 'file');
   const ws = await requireWorkspace(store, opts.workspaceId);
   const type = await objectType(store, ws.id, opts.objectSlug);
   const actor = await importActor(store, ws.id, ws.plan, ws.trial_ends_at);
@@ -54,14 +60,13 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   const size = Math.max(statSync(opts.file).size, 1);
   const batchSize = opts.batchSize ?? 500;
   const progress = opts.progress ? new ProgressRenderer(opts.progress) : null;
-  const rejectsFile = rejectsPathFor(opts.file);
   // A rejects file of an earlier import of this file would otherwise outlive a clean one.
   rmSync(rejectsFile, { force: true });
   const state = { fraction: 0, rows: 0, imported: 0, rejected: 0 };
 
   let header: string[] | null = null;
   let map: ColumnMap = [];
-  let rejects: { csv: Stringifier; file: WriteStream } | null = null;
+  let rejects: Rejects | null = null;
   let batch: Pending[] = [];
   const reject = (row: number, cells: readonly string[], reason: string) => {
     if (!rejects) {
@@ -69,7 +74,10 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
       const csv = stringify();
       csv.pipe(file);
       csv.write(['row', ...header!, 'reason']);
-      rejects = { csv, file };
+      const opened: Rejects = { csv, file, failed: null };
+      // Kept for closeRejects to throw: an 'error' event with no listener would end the process.
+      file.on('error', (err) => { opened.failed ??= err; });
+      rejects = opened;
     }
     // The reason stays in its column: a short row's missing cells are blank, a long row's extra ones follow it.
     const width = header!.length;
@@ -81,7 +89,10 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
     batch = [];
   };
 
-  const parser = createReadStream(opts.file).pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
+  const input = createReadStream(opts.file);
+  const parser = input.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
+  // pipe() forwards no errors: a read failure would go unheard and end the process.
+  input.once('error', (err) => parser.destroy(err));
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; records: number; empty_lines: number } }>) {
     if (!header) {
       header = record;
@@ -136,7 +147,15 @@ async function importActor(store: Store, ws: string, plan: string | null, trialE
   return { workspace_id: ws, user_id: user.id, role: user.role, key_id: null, scopes: [], via: 'cli', tool: 'import.csv', plan, trial_ends_at: trialEnds };
 }
 
-function closeRejects(r: { csv: Stringifier; file: WriteStream }): Promise<void> {
+/** The rejects file being written, and the first error its stream reported. */
+interface Rejects {
+  csv: Stringifier;
+  file: WriteStream;
+  failed: Error | null;
+}
+
+function closeRejects(r: Rejects): Promise<void> {
+  if (r.failed) return Promise.reject(r.failed);
   return new Promise((resolve, reject) => {
     r.file.once('finish', resolve).once('error', reject);
     r.csv.end();

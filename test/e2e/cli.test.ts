@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -215,6 +215,40 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a file it cannot read or write in one line naming the path, as --json when asked, with exit code 1', async () => {
+    const { workspace_id } = await json('workspace', 'create', '--name', 'Files');
+    await json('user', 'add', '--workspace', workspace_id, '--email', 'o@files.test', '--role', 'owner');
+    const missing = join(dir, 'nofile.csv');
+    const nowhere = join(dir, 'no', 'such', 'dir', 'x.jsonl');
+    const cases: Array<{ args: string[]; message: string; param: string }> = [
+      { args: ['import-csv', missing, '--workspace', workspace_id, '--object', 'contacts'], message: `cannot read the CSV file "${missing}": it does not exist`, param: 'file' },
+      { args: ['import-csv', dir, '--workspace', workspace_id, '--object', 'contacts'], message: `cannot read the CSV file "${dir}": it is a directory, not a file`, param: 'file' },
+      { args: ['export', '--workspace', workspace_id, '--out', nowhere], message: `cannot write the export file "${nowhere}": its directory "${join(dir, 'no', 'such', 'dir')}" does not exist`, param: 'out' },
+      { args: ['export', '--workspace', workspace_id, '--out', dir], message: `cannot write the export file "${dir}": it is a directory, not a file`, param: 'out' },
+      { args: ['import', '--file', join(dir, 'nofile.jsonl')], message: `cannot read the export file "${join(dir, 'nofile.jsonl')}": it does not exist`, param: 'file' },
+      { args: ['import', '--file', dir], message: `cannot read the export file "${dir}": it is a directory, not a file`, param: 'file' },
+    ];
+    for (const { args, message, param } of cases) {
+      const text = await crm(...args);
+      expect([args.join(' '), text.code, text.stderr]).toEqual([args.join(' '), 1, `crm: validation_error: ${message}\n`]);
+      const asJson = await crm(...args, '--json');
+      expect(asJson.code).toBe(1);
+      expect(JSON.parse(asJson.stderr)).toEqual({ error: message, code: 'validation_error', details: { param, rule: expect.stringMatching(/^(readable|writable)$/) } });
+    }
+  });
+
+  it('refuses a CSV import whose rejects file cannot be written before importing any row', async () => {
+    const { workspace_id } = await json('workspace', 'create', '--name', 'Rejects');
+    await json('user', 'add', '--workspace', workspace_id, '--email', 'o@rejects.test', '--role', 'owner');
+    const file = join(dir, 'blocked.csv');
+    writeFileSync(file, 'name,email\nOne,one@example.com\nTwo,not-mail\n');
+    mkdirSync(join(dir, 'blocked.rejects.csv'));
+    const out = await crm('import-csv', file, '--workspace', workspace_id, '--object', 'contacts');
+    expect([out.code, out.stderr]).toEqual([1, `crm: validation_error: cannot write the rejects file beside the CSV file "${join(dir, 'blocked.rejects.csv')}": it is a directory, not a file\n`]);
+    const listed = await json('call', 'records.list', JSON.stringify({ object_type_slug: 'contacts' }), '--key', (await json('keys', 'create', '--workspace', workspace_id, '--name', 'k')).key);
+    expect(listed.total).toBe(0);
   });
 
   it('npm start runs the server as one process that a SIGTERM to npm stops', async () => {
