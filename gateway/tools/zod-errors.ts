@@ -152,6 +152,17 @@ export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodTy
         param, rule: bound, [bound]: Number((issue as { maximum?: unknown; minimum?: unknown })[bound === 'max' ? 'maximum' : 'minimum']),
       });
     }
+    case 'invalid_key': {
+      // A key of a field map refused by its own schema: say the bound it broke.
+      const inner = issue.issues[0] as { code?: string; maximum?: unknown } | undefined;
+      if (inner?.code === 'too_big') {
+        const key = String(issue.path.at(-1));
+        return new CrmError('validation_error', `${param}: a key here may have at most ${String(inner.maximum)} characters, got ${[...key].length}`, {
+          param, rule: 'key_max', max: Number(inner.maximum),
+        });
+      }
+      return new CrmError('validation_error', `${param}: ${issue.message}`, { param, rule: issue.code });
+    }
     default:
       return new CrmError('validation_error', `${param}: ${issue.message}`, { param, rule: issue.code });
   }

@@ -120,6 +120,23 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     expect((await call('reports.list', {}, reportsOnly)).ok).toBe(true);
   });
 
+  it('names an archived field as archived in reports and analytics, and says when no field would do', async () => {
+    const ws = await dealsWorkspace();
+    const key = ws.owner.key;
+    await ok('objects.update_field', { slug: 'deals', field_slug: 'amount', archived: true }, key);
+    for (const [tool, params, param] of [
+      ['reports.run', { config: BY_STAGE }, 'config.metric_field'],
+      ['reports.run', { config: { ...BY_STAGE, metric: 'count', metric_field: undefined, filters: [{ field: 'amount', operator: 'gt', value: 1 }] } }, 'config.filters[0].field'],
+      ['analytics.pipeline', { value_field: 'amount' }, 'value_field'],
+    ] as const) {
+      expect(await call(tool, params, key), `${tool} ${param}`).toMatchObject({ ok: false, status: 400, details: { param, rule: 'archived_field' } });
+    }
+    await ok('objects.update_field', { slug: 'deals', field_slug: 'stage', archived: true }, key);
+    const none = await call('analytics.pipeline', { stage_field: 'closed' }, key);
+    expect(none).toMatchObject({ ok: false, status: 400, details: { param: 'stage_field', allowed: [] } });
+    expect(none.ok || none.message).toMatch(/none is available$/);
+  });
+
   it('lets members save reports and delete only their own', async () => {
     const mine = await ok('reports.create', { name: 'Mine', config: BY_STAGE }, h.ws.member.key);
     expect(await call('reports.delete', { report_id: mine.id }, h.ws.member2.key)).toMatchObject({ ok: false, status: 403, code: 'permission_denied' });

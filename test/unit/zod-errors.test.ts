@@ -45,6 +45,11 @@ describe('validation errors of union-typed parameters', () => {
     expect(refusal('records.list', { object_type_slug: 'deals', page: Infinity }).message).toBe('page must be a number, got number Infinity (out of range)');
   });
 
+  it('states the bound a field key broke', () => {
+    expect(refusal('records.create', { object_type_slug: 'deals', data: { ['k'.repeat(70)]: 1 } }))
+      .toMatchObject({ rule: 'key_max', max: 64, message: expect.stringMatching(/a key here may have at most 64 characters, got 70$/) });
+  });
+
   it('never answers a bare "Invalid input"', () => {
     for (const [tool, params] of [
       ['tasks.list', { status: 5 }], ['email.send', { to: null, subject: 's', body: 'b' }], ['meetings.create', { ...MEETING, attendees: ['x'] }],

@@ -54,7 +54,7 @@ function listNames(names: readonly string[]): string {
  */
 export function suggestError(param: string, message: string, rule: string, name: string, allowed: readonly string[]): CrmError {
   const suggestion = nearest(name, allowed);
-  if (suggestion === undefined) return validationError(param, `${message}; allowed: ${listNames(allowed)}`, { rule, allowed });
+  if (suggestion === undefined) return validationError(param, `${message}; ${allowed.length ? `allowed: ${listNames(allowed)}` : 'none is available'}`, { rule, allowed });
   return validationError(param, `${message}; did you mean ${JSON.stringify(suggestion)}?`, { rule, allowed, suggestion });
 }
 

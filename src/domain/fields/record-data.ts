@@ -1,4 +1,4 @@
-import { validationError } from '../errors.ts';
+import { validationError, type CrmError } from '../errors.ts';
 import type { FieldDef, ObjectType, RecordData } from '../types.ts';
 import type { FieldRef, UniqueClaim } from '../store/port.ts';
 import { isPlainObject, suggestError, typeError } from './checks.ts';
@@ -67,6 +67,17 @@ function fieldIndex(objectType: ObjectType): FieldIndex {
 /** The live (not archived) fields of an object type, in position order. */
 export function liveFields(objectType: ObjectType): FieldDef[] {
   return [...fieldIndex(objectType).live];
+}
+
+/**
+ * The refusal of a field name that is no live field: an archived field is named as one (its
+ * values are kept, it is only out of use), anything else gets the nearest of `candidates`.
+ */
+export function notALiveField(objectType: ObjectType, name: string, param: string, subject: string, candidates: readonly string[]): CrmError {
+  if (objectType.fields.some((f) => f.slug === name && f.archived)) {
+    return validationError(param, `${subject} is an archived field of ${objectType.slug}`, { rule: 'archived_field' });
+  }
+  return suggestError(param, `${subject} is not a field of ${objectType.slug}`, 'unknown_field', name, candidates);
 }
 
 /** The unique-value claims of stored data: one per live unique field with a value (also for restore). */

@@ -1,7 +1,7 @@
 import { validationError } from '../errors.ts';
-import { enumError, isPlainObject, rejectOtherKeys, suggestError, typeError } from '../fields/checks.ts';
+import { enumError, isPlainObject, rejectOtherKeys, typeError } from '../fields/checks.ts';
 import { valueKindOf } from '../fields/operators.ts';
-import { liveFields } from '../fields/record-data.ts';
+import { liveFields, notALiveField } from '../fields/record-data.ts';
 import { isMultiValued } from '../fields/values.ts';
 import type { FieldDef, FieldType, ObjectType } from '../types.ts';
 import { reportFilter } from './filters.ts';
@@ -32,7 +32,7 @@ function dataField(type: ObjectType, name: unknown, param: string, accept: (f: F
   if (typeof name !== 'string' || name === '') throw typeError(param, 'a field slug', name);
   const candidates = liveFields(type).filter((f) => !isMultiValued(f) && accept(f));
   const field = liveFields(type).find((f) => f.slug === name);
-  if (!field) throw suggestError(param, `${param} ${JSON.stringify(name)} is not a field of ${type.slug}`, 'unknown_field', name, candidates.map((f) => f.slug));
+  if (!field) throw notALiveField(type, name, param, `${param} ${JSON.stringify(name)}`, candidates.map((f) => f.slug));
   if (isMultiValued(field)) {
     throw validationError(param, `${param}: ${name} holds several values per record and cannot be measured or grouped by`, { rule: 'unsupported' });
   }

@@ -3,7 +3,7 @@ import { FILTER_OPERATORS, SYSTEM_FIELDS, type FilterNode, type FilterOperator, 
 import { parseFilter } from '../filters.ts';
 import { isPlainObject, rejectOtherKeys, suggestError, typeError } from '../fields/checks.ts';
 import { operatorsFor, SYSTEM_FIELD_SHAPES } from '../fields/operators.ts';
-import { liveFields } from '../fields/record-data.ts';
+import { liveFields, notALiveField } from '../fields/record-data.ts';
 import type { FieldShape } from '../fields/values.ts';
 import type { ObjectType } from '../types.ts';
 import type { ReportFilter } from './types.ts';
@@ -18,7 +18,7 @@ function fieldShape(type: ObjectType, name: unknown, param: string): FieldShape 
   if ((SYSTEM_FIELDS as readonly string[]).includes(canonical)) return SYSTEM_FIELD_SHAPES[canonical as SystemField];
   const live = liveFields(type);
   const field = live.find((f) => f.slug === name);
-  if (!field) throw suggestError(param, `${param} ${JSON.stringify(name)} is not a field of ${type.slug}`, 'unknown_field', name, [...live.map((f) => f.slug), ...SYSTEM_FIELDS]);
+  if (!field) throw notALiveField(type, name, param, `${param} ${JSON.stringify(name)}`, [...live.map((f) => f.slug), ...SYSTEM_FIELDS]);
   return field;
 }
 

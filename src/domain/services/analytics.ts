@@ -2,8 +2,7 @@ import type { Store } from '../store/port.ts';
 import { ACTIVITY_KINDS, type ActivityKind } from '../store/port-reports.ts';
 import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
-import { suggestError } from '../fields/checks.ts';
-import { liveFields } from '../fields/record-data.ts';
+import { liveFields, notALiveField } from '../fields/record-data.ts';
 import { NUMERIC_TYPES, STAGE_TYPES } from '../reports/config.ts';
 import { conversion } from '../reports/series.ts';
 import type { AggregateQuery } from '../reports/types.ts';
@@ -40,7 +39,7 @@ export interface WorkspaceSummary {
 function pick(fields: ObjectType, name: string, param: string, types: readonly string[]): FieldDef {
   const candidates = liveFields(fields).filter((f) => types.includes(f.type));
   const field = liveFields(fields).find((f) => f.slug === name);
-  if (!field) throw suggestError(param, `${param} ${JSON.stringify(name)} is not a field of ${fields.slug}`, 'unknown_field', name, candidates.map((f) => f.slug));
+  if (!field) throw notALiveField(fields, name, param, `${param} ${JSON.stringify(name)}`, candidates.map((f) => f.slug));
   if (!types.includes(field.type)) {
     throw validationError(param, `${param}: ${name} is a ${field.type} field; use a ${types.join(' or ')} field`, { rule: 'field_type', allowed: candidates.map((f) => f.slug) });
   }
