@@ -69,12 +69,16 @@ export class CrmError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
 
-  /** `cause` is for logs only; renderers never show it. */
+  /**
+   * `cause` is for logs only; renderers never show it. The message and the top-level strings of
+   * `details` are cut to a bound, so an answer never echoes a caller's huge value back (an id of
+   * 90,000 characters sent where no schema bounded it came back twice in a not_found).
+   */
   constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
-    super(message, options);
+    super(cut(message, MESSAGE_MAX), options);
     this.name = 'CrmError';
     this.code = code;
-    this.details = details;
+    this.details = details && boundedDetails(details);
   }
 
   get status(): number {
@@ -84,6 +88,22 @@ export class CrmError extends Error {
   toJSON(): { code: ErrorCode; message: string; details?: ErrorDetails } {
     return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
   }
+}
+
+/** The longest message an error carries, and the longest string at the top of its details. */
+const MESSAGE_MAX = 4_000;
+const DETAIL_MAX = 300;
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+function boundedDetails(details: ErrorDetails): ErrorDetails {
+  let out: ErrorDetails | undefined;
+  for (const [key, value] of Object.entries(details)) {
+    if (typeof value === 'string' && value.length > DETAIL_MAX) (out ??= { ...details })[key] = cut(value, DETAIL_MAX);
+  }
+  return out ?? details;
 }
 
 export function isCrmError(value: unknown): value is CrmError {

@@ -91,6 +91,18 @@ describe.each(STYLES)('partial-match text over %s', (style) => {
   });
 });
 
+describe('huge ids where no schema bounds them', () => {
+  it('answers a 90 KB link id on /graphql without echoing it back whole', async () => {
+    const res = await fetch(`${h.url}/graphql`, {
+      method: 'POST', headers: { authorization: `Bearer ${owner()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation($l: String) { unlinkRecords(link_id: $l) { removed } }', variables: { l: `rel_${'X'.repeat(90_000)}` } }),
+    });
+    const text = await res.text();
+    expect(text.length).toBeLessThan(10_000);
+    expect(JSON.parse(text).errors[0].extensions.code).toBe('not_found');
+  });
+});
+
 describe('oversize tool names', () => {
   it('refuses a 1 MB tool name on the bridge with validation_error on tool', async () => {
     const out = await callTool(h, 'bridge', owner(), 'x'.repeat(MB), {});
