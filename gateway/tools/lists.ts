@@ -43,8 +43,8 @@ export const listsTools = [
       object_type_slug: slug('The object type of the records the list holds'),
       name: name.describe('Display name, e.g. "Q4 pipeline".'),
       description: z.string().max(1000).nullable().optional().describe('What the list is for.'),
-      fields: z.array(fieldInput.omit({ unique: true })).max(200).optional()
-        .describe('Entry fields (as object fields, but never unique: a value may repeat across entries); a status field with ordered options makes the list a pipeline.'),
+      fields: z.array(fieldInput.extend({ unique: z.literal(false).optional().describe('Entry fields are never unique (a value may repeat across entries); false, as lists.get shows it, is taken.') }))
+        .max(200).optional().describe('Entry fields, as object fields but never unique; a status field with ordered options makes the list a pipeline.'),
     }),
     output: listOutput,
     annotations: CREATES,

@@ -125,6 +125,8 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
   it('refuses a unique entry field, which nothing would enforce', async () => {
     const out = await call('lists.create', { object_type_slug: 'deals', name: `Unique ${style}`, fields: [{ slug: 'code', name: 'Code', type: 'text', unique: true }] });
     expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'fields[0].unique' } });
+    const copied = await ok('lists.create', { object_type_slug: 'deals', name: `Copied ${style}`, fields: [{ slug: 'code', name: 'Code', type: 'text', unique: false }] });
+    expect(copied.fields[0]).toMatchObject({ slug: 'code', unique: false });
   });
 
   it('refuses adding a record already in the list with conflict', async () => {

@@ -57,7 +57,7 @@ describe('each field type rejects invalid values with a rule an agent can act on
     ['headcount', Number.NaN, 'type'],
     ['headcount', Number.POSITIVE_INFINITY, 'type'],
     ['headcount', 1e308, 'max'],
-    ['budget', -1.5e15, 'max'],
+    ['budget', -1.5e15, 'min'],
     ['budget', '10.00', 'type'],
     ['active', 'true', 'type'],
     ['active', 1, 'type'],

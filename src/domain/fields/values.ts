@@ -67,7 +67,8 @@ export const NUMBER_MAX_MAGNITUDE = 1e15;
 function finiteNumber(value: unknown, param: string, expected: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw typeError(param, expected, value);
   if (Math.abs(value) > NUMBER_MAX_MAGNITUDE) {
-    throw validationError(param, `${param} must be between -1e15 and 1e15, got ${value}`, { rule: 'max', max: NUMBER_MAX_MAGNITUDE });
+    const bound = value > 0 ? { rule: 'max', max: NUMBER_MAX_MAGNITUDE } : { rule: 'min', min: -NUMBER_MAX_MAGNITUDE };
+    throw validationError(param, `${param} must be between -1e15 and 1e15, got ${value}`, bound);
   }
   return value;
 }
