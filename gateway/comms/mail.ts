@@ -35,7 +35,7 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
   let html: string | undefined;
   if (mail.body_format === 'markdown') {
     try {
-      html = await renderMarkdown(mail.body);
+      html = await renderMarkdown(mail.body, 'outbox');
     } catch (error) {
       if (!(error instanceof MarkdownError)) throw error;
       // email.send rendered it already, so this is a body stored before that check: another try
@@ -55,10 +55,27 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
     if (e.response) return { ok: false, reply: e.response };
     // Never the URL, which holds credentials.
     if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
-    return { ok: false, reply: `${e.code}: ${String(e.message ?? 'the mail could not be sent').split(smtpUrl).join('<SMTP URL>')}` };
+    return { ok: false, reply: `${e.code}: ${withoutCredentials(String(e.message ?? 'the mail could not be sent'), smtpUrl)}` };
   } finally {
     transport.close();
   }
+}
+
+/**
+ * An error text every member can read (email.list): the relay's URL, any URL's user and password,
+ * and the relay's user name and password wherever they appear are masked.
+ */
+export function withoutCredentials(text: string, smtpUrl: string): string {
+  let out = text.split(smtpUrl).join('<SMTP URL>').replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1<credentials>@');
+  try {
+    const url = new URL(smtpUrl);
+    for (const secret of [url.password, decodeURIComponent(url.password), url.username, decodeURIComponent(url.username)]) {
+      if (secret.length >= 3) out = out.split(secret).join('<credentials>');
+    }
+  } catch {
+    // A URL that does not parse has no parts to mask beyond the whole of it.
+  }
+  return out;
 }
 
 /** The recipients nodemailer reports as refused, each with the server's reply to its RCPT TO. */

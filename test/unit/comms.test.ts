@@ -84,3 +84,13 @@ describe('webhook signatures and backoff', () => {
     expect([1, 2, 3].map((n) => Date.parse(nextAttemptAt(policy, n, 0)))).toEqual([1000, 2000, 4000]);
   });
 });
+
+describe('an SMTP error text every member can read', () => {
+  it('masks the relay URL, any URL credentials and the relay user and password', async () => {
+    const { withoutCredentials } = await import('../../gateway/comms/mail.ts');
+    const url = 'smtp://mailer:s3cr%40t@relay.example.com:587';
+    expect(withoutCredentials(`failed at ${url}`, url)).toBe('failed at <SMTP URL>');
+    expect(withoutCredentials('login smtp://mailer:s3cr@t@relay.example.com refused', url)).not.toMatch(/s3cr|mailer/);
+    expect(withoutCredentials('535 auth failed for mailer with s3cr@t', url)).toBe('535 auth failed for <credentials> with <credentials>');
+  });
+});

@@ -36,3 +36,16 @@ describe('rendering markdown off the event loop', () => {
     expect(ticks).toBeGreaterThan(50);
   });
 });
+
+describe('rendering for several callers at once', () => {
+  it("renders one caller's bodies one at a time, so its slow ones do not hold up another's", async () => {
+    const slow = '*a'.repeat(50_000);
+    const settled: string[] = [];
+    const note = (label: string) => (value: unknown) => { settled.push(label); return value; };
+    const hostile = [1, 2, 3].map((n) => renderMarkdown(slow, 'ws_hostile').then(note(`slow ${n}`), note(`slow ${n}`)));
+    const other = renderMarkdown('**hello**', 'ws_other').then(note('other'));
+    expect(await other).toContain('<strong>hello</strong>');
+    await Promise.all(hostile);
+    expect(settled.indexOf('other')).toBeLessThan(settled.indexOf('slow 2'));
+  }, 20_000);
+});

@@ -66,9 +66,9 @@ export function toEmailView(c: Comm): EmailView {
  * Renders a markdown body once before it is stored, so what the outbox sends is known to render:
  * a body past the nesting bound, too slow to render or that marked cannot render is refused here.
  */
-async function checkMarkdown(body: string): Promise<void> {
+async function checkMarkdown(body: string, workspaceId: string): Promise<void> {
   try {
-    await renderMarkdown(body);
+    await renderMarkdown(body, workspaceId);
   } catch (error) {
     if (!(error instanceof MarkdownError)) throw error;
     const [bound, hint] = error.rule === 'max_depth'
@@ -121,8 +121,8 @@ export class EmailService extends CommsBase {
     if (/[\r\n]/.test(subject)) throw validationError('subject', 'subject must be one line', { rule: 'format' });
     if (longerThan(input.body, EMAIL_BODY_MAX)) throw validationError('body', `body must be at most ${EMAIL_BODY_MAX} characters`, { rule: 'max_length', max: EMAIL_BODY_MAX });
     const bodyFormat = input.body_format ?? 'text';
-    if (bodyFormat === 'markdown') await checkMarkdown(input.body);
     const recordIds = await this.linkable(input.record_ids);
+    if (bodyFormat === 'markdown') await checkMarkdown(input.body, this.ws);
     return { to, cc, bcc, subject, body: input.body, body_format: bodyFormat, record_ids: recordIds };
   }
 
