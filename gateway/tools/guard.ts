@@ -1,4 +1,5 @@
 import { CrmError } from '../../src/domain/errors.ts';
+import { characterCount, longerThan } from '../../src/domain/fields/checks.ts';
 import { LIMITS, PROTOTYPE_KEYS } from '../../src/domain/limits.ts';
 import { unmarkKey } from '../body.ts';
 import { paramPath } from './zod-errors.ts';
@@ -15,7 +16,7 @@ export function guardParams(params: unknown, tool: string): void {
   while (stack.length) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.length > LIMITS.stringMaxLength) throw tooLong(path, value.length);
+      if (longerThan(value, LIMITS.stringMaxLength)) throw tooLong(path, characterCount(value));
       if (!wellFormed(value)) throw loneSurrogate(path);
       if (value.includes('\0')) throw nulCharacter(path);
       continue;

@@ -34,7 +34,7 @@ export const timelineTools = [
     }),
     output: z.object({
       items: z.array(eventOutput), total: z.number().int(), page: z.number().int(), page_size: z.number().int(),
-      latest: z.string().nullable().describe('The newest event id seen; pass it as since next time.'),
+      latest: z.string().nullable().describe('The newest event id seen; pass it as since next time. Null on a page read with before.'),
     }),
     annotations: READ_ONLY,
     operation: {

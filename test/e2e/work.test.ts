@@ -252,6 +252,7 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
       ['update', { amount: { before: 1000, after: 1 } }], ['create', expect.anything()],
     ]);
     expect(next.total).toBe(2);
+    expect(next.latest).toBeNull();
     expect(next.items.map((e: { event_id: string }) => e.event_id)).not.toContain(pageOne[0]);
     expect(await call('timeline.list', { before: 'rec_00000000000000000000000000' })).toMatchObject({ ok: false, status: 400, details: { param: 'before' } });
   });

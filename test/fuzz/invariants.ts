@@ -1,4 +1,5 @@
 import { ERROR_TABLE, type ErrorCode } from '../../src/domain/errors.ts';
+import { characterCount, longerThan } from '../../src/domain/fields/checks.ts';
 import { LIMITS, PROTOTYPE_KEYS } from '../../src/domain/limits.ts';
 import type { Outcome } from '../e2e/harness.ts';
 
@@ -36,7 +37,7 @@ export function mustRefuse(params: unknown): string | null {
   const stack = [params];
   while (stack.length) {
     const v = stack.pop();
-    if (typeof v === 'string' && v.length > LIMITS.stringMaxLength) return `a ${v.length}-character string`;
+    if (typeof v === 'string' && longerThan(v, LIMITS.stringMaxLength)) return `a ${characterCount(v)}-character string`;
     if (typeof v === 'string' && v.includes('\0')) return 'a NUL character';
     if (v === null || typeof v !== 'object') continue;
     for (const [k, child] of Object.entries(v)) {

@@ -53,6 +53,8 @@ describe('guardParams', () => {
   it('refuses a string past the global bound and names where it was', () => {
     expect(refusal({ filters: { name: 'x'.repeat(LIMITS.stringMaxLength + 1) } })).toMatchObject({ param: 'filters.name', rule: 'max' });
     expect(refusal({ note: 'x'.repeat(LIMITS.stringMaxLength) })).toBeNull();
+    expect(refusal({ note: '😀'.repeat(LIMITS.stringMaxLength) })).toBeNull();
+    expect(refusal({ note: '😀'.repeat(LIMITS.stringMaxLength + 1) })).toMatchObject({ param: 'note', rule: 'max' });
   });
 
   it('refuses a key past the key bound, with the key cut short in the name', () => {

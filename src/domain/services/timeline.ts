@@ -32,8 +32,11 @@ export class TimelineService {
     return {
       items: items.map(({ workspace_id: _ws, ...e }) => ({ event_id: e.id, ...e })),
       total, page, page_size: pageSize,
-      /** Pass as `since` to get only what happened after this answer. */
-      latest: items[0]?.id ?? input.since ?? null,
+      /**
+       * Pass as `since` to get only what happened after this answer. A page read with `before` is
+       * older history, whose newest event is no feed's head: null there.
+       */
+      latest: input.before !== undefined ? null : items[0]?.id ?? input.since ?? null,
     };
   }
 }
