@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CrmError } from '../../src/domain/errors.ts';
+import { characterCount } from '../../src/domain/fields/checks.ts';
 import { nearest } from '../../src/domain/suggest.ts';
 
 /** Dotted parameter path as callers write it: `fields[2].type`, `data.email`. */
@@ -157,7 +158,7 @@ export function zodToCrmError(error: z.ZodError, input: unknown, schema: z.ZodTy
       const inner = issue.issues[0] as { code?: string; maximum?: unknown } | undefined;
       if (inner?.code === 'too_big') {
         const key = String(issue.path.at(-1));
-        return new CrmError('validation_error', `${param}: a key here may have at most ${String(inner.maximum)} characters, got ${[...key].length}`, {
+        return new CrmError('validation_error', `${param}: a key here may have at most ${String(inner.maximum)} characters, got ${characterCount(key)}`, {
           param, rule: 'key_max', max: Number(inner.maximum),
         });
       }

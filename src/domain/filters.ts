@@ -5,7 +5,7 @@ import {
 import type { ObjectType } from './types.ts';
 import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
 import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
-import { liveFields } from './fields/record-data.ts';
+import { liveFields, notALiveField } from './fields/record-data.ts';
 import { boundedText, isMultiValued, validateScalar, type FieldShape } from './fields/values.ts';
 
 /**
@@ -45,8 +45,7 @@ function resolveField(objectType: ObjectType, name: string, param: string, subje
     return { field: canonical, system: true, shape: SYSTEM_FIELD_SHAPES[canonical as SystemField] };
   }
   const field = objectType.fields.find((f) => f.slug === name);
-  if (!field) throw suggestError(param, `${subject} is not a field of ${objectType.slug}`, 'unknown_field', name, allowed);
-  if (field.archived) throw validationError(param, `${subject} is an archived field of ${objectType.slug}`, { rule: 'archived_field' });
+  if (!field || field.archived) throw notALiveField(objectType, name, param, subject, allowed);
   return { field: field.slug, system: false, shape: field };
 }
 
