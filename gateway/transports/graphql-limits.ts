@@ -2,10 +2,15 @@ import { maxAliasesPlugin, maxAliasesRule } from '@escape.tech/graphql-armor-max
 import { maxDepthPlugin, maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin, maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { getOperationAST, getVariableValues, GraphQLError, visit, type DocumentNode, type GraphQLSchema, type ValidationRule, type ValueNode } from 'graphql';
+import {
+  getOperationAST, getVariableValues, GraphQLError, valueFromASTUntyped, visit, type ASTVisitor, type DocumentNode, type GraphQLSchema,
+  type ValidationContext, type ValidationRule, type ValueNode,
+} from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
+import { isCrmError } from '../../src/domain/errors.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
+import { guardParams } from '../tools/guard.ts';
 import { graphFieldEstimator } from './graphql-graph-cost.ts';
 
 const G = LIMITS.graphql;
@@ -132,6 +137,32 @@ export function limitRules(): ValidationRule[] {
   ] as unknown as ValidationRule[];
 }
 
+/**
+ * The bounds every tool's parameters get (string and key lengths, NUL and lone surrogates,
+ * prototype keys, nesting), applied to the literals written in the document itself, as they are
+ * to its variables: an argument such as `createNote(title: "a\u0000b")` or a JSON literal with a
+ * `constructor` key or forty levels of nesting was stored as written, past every bound the tool
+ * call styles enforce. Each argument is checked as a parameter of its name.
+ */
+function literalBoundsRule(context: ValidationContext): ASTVisitor {
+  return {
+    Argument(node) {
+      try {
+        guardParams({ [node.name.value]: valueFromASTUntyped(node.value) }, 'this operation');
+      } catch (error) {
+        if (!isCrmError(error)) throw error;
+        context.reportError(new GraphQLError(error.message, { nodes: node, extensions: { ...invalid(), details: error.details } }));
+      }
+      return false;
+    },
+  };
+}
+
+/** Adds literalBoundsRule to validation (yoga's path and the direct one, which validates through envelop). */
+function literalBoundsPlugin(): Plugin {
+  return { onValidate: ({ addValidationRule }) => addValidationRule(literalBoundsRule) };
+}
+
 /** Refuses an operation whose cost, computed with its variables, is past `LIMITS.graphql.maxCost`. */
 function costLimitPlugin(): Plugin {
   return {
@@ -162,6 +193,7 @@ export function graphqlLimitPlugins(): Plugin[] {
     maxDepthPlugin({ n: G.maxDepth, ...tagged }),
     maxAliasesPlugin({ n: G.maxAliases, ...tagged }),
     maxDirectivesPlugin({ n: G.maxDirectives, ...tagged }),
+    literalBoundsPlugin(),
     costLimitPlugin(),
   ] as Plugin[];
 }

@@ -11,6 +11,7 @@ import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { readBodyBytes, UnsupportedMediaType } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
+import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
 import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
@@ -82,6 +83,13 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
   const direct = directGraphQL(yoga, contextFor, maskError);
 
   const handle: Middleware = async (ctx) => {
+    // Replays are kept per tool call; a GraphQL operation may hold many. Ignored, a retried
+    // mutation would silently write twice, which the header exists to prevent.
+    if (ctx.get(IDEMPOTENCY_HEADER)) {
+      throw new CrmError('validation_error', `${IDEMPOTENCY_HEADER} is not taken on /graphql: an operation is not replayed; send writes that must not repeat as tool calls (REST, the bridge or MCP)`, {
+        param: IDEMPOTENCY_HEADER, rule: 'unsupported',
+      });
+    }
     // Yoga would read up to 25 MB; read the body here under the gateway's limit and hand it over
     // (yoga takes a Buffer on `req.body` in place of the stream).
     if (ctx.method === 'POST') {

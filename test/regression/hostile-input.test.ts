@@ -103,6 +103,43 @@ describe('huge ids where no schema bounds them', () => {
   });
 });
 
+describe('bounds on literals written in a /graphql document', () => {
+  const graphql = async (query: string) => {
+    const res = await fetch(`${h.url}/graphql`, {
+      method: 'POST', headers: { authorization: `Bearer ${owner()}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }),
+    });
+    return { status: res.status, body: await res.json() as { data?: unknown; errors?: Array<{ message: string; extensions: { code: string; details?: { param?: string; rule?: string } } }> } };
+  };
+
+  it.each([
+    ['a NUL in a string argument', 'mutation { createNote(title: "a\\u0000b") { note_id } }', 'title', 'unicode'],
+    ['a constructor key in a JSON argument', 'query { records(object_type_slug: "companies", filters: {constructor: {prototype: {x: 1}}}) { total } }', 'filters.constructor', 'unknown_parameter'],
+    ['a key past 128 characters', `query { records(object_type_slug: "companies", filters: {${'k'.repeat(200)}: 1}) { total } }`, undefined, 'key_max'],
+    ['forty levels of nesting', `query { records(object_type_slug: "companies", filters: ${'{a: '.repeat(40)}1${'}'.repeat(40)}) { total } }`, undefined, 'max_depth'],
+  ])('refuses %s as the tool call styles do, before anything runs', async (_, query, param, rule) => {
+    const before = (await callTool(h, 'rest', owner(), 'notes.list', { page_size: 1 }));
+    const out = await graphql(query);
+    // A document that fails validation is answered as GraphQL over HTTP answers it in JSON (200).
+    expect(out.body.data).toBeUndefined();
+    expect(out.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', details: { rule, ...(param ? { param } : {}) } });
+    expect(await callTool(h, 'rest', owner(), 'notes.list', { page_size: 1 })).toMatchObject({ result: { total: before.ok ? before.result.total : -1 } });
+  });
+
+  it('refuses an Idempotency-Key, which /graphql would otherwise ignore and let a retried mutation write twice', async () => {
+    const res = await fetch(`${h.url}/graphql`, {
+      method: 'POST', headers: { authorization: `Bearer ${owner()}`, 'content-type': 'application/json', 'idempotency-key': 'k-42' },
+      body: JSON.stringify({ query: 'mutation { createNote(title: "retry") { note_id } }' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'validation_error', details: { param: 'Idempotency-Key', rule: 'unsupported' } });
+  });
+
+  it('still runs an operation whose literals are within the bounds', async () => {
+    const out = await graphql('mutation { createNote(title: "fine \\u00e9 😀") { title } }');
+    expect(out).toMatchObject({ status: 200, body: { data: { createNote: { title: 'fine é 😀' } } } });
+  });
+});
+
 describe('oversize tool names', () => {
   it('refuses a 1 MB tool name on the bridge with validation_error on tool', async () => {
     const out = await callTool(h, 'bridge', owner(), 'x'.repeat(MB), {});
