@@ -8,7 +8,8 @@ import { observe, refuseWhileDraining } from './observe.ts';
 import type { Edge, GatewayDeps, GatewayState } from './state.ts';
 import { mountBridge } from './transports/bridge.ts';
 import { mountGraphQL } from './transports/graphql.ts';
-import { mountMcp, rpcError, type McpOptions } from './transports/mcp.ts';
+import { mountMcp, type McpOptions } from './transports/mcp.ts';
+import { crmRpcError } from './transports/mcp-rpc.ts';
 import { mountOps, type ReadinessCheck } from './transports/ops.ts';
 import { mountRest } from './transports/rest.ts';
 import { mountConsole } from './web/console.ts';
@@ -78,8 +79,7 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
       const e = media ? new CrmError('validation_error', media.message, media.details) : asCrmError(err, deps.logger);
       ctx.state.call.code = e.code;
       if (ctx.respond === false || ctx.headerSent) return;
-      const status = media?.status ?? ERROR_TABLE[e.code].status;
-      ctx.status = status;
+      ctx.status = media?.status ?? ERROR_TABLE[e.code].status;
       if (media) ctx.set({ ...media.headers });
       // The rest of an oversized body is never read: close the connection rather than keep it.
       if (e.code === 'payload_too_large') ctx.set('Connection', 'close');
@@ -95,7 +95,8 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
           ctx.body = deps.config.bridgeShape === 'envelope' ? shapeB(e) : shapeA(e);
           break;
         case 'mcp':
-          ctx.body = rpcError(-32000 - Math.floor(status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+          // A 415 is coded validation_error: its JSON-RPC code is -32004, as for any 4xx.
+          ctx.body = crmRpcError(e);
           break;
         default:
           unreachable(edge);

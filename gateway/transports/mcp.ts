@@ -15,7 +15,6 @@ import { meterBatch, mergeAnswers } from './mcp-batch.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
 import { edge, postOnly } from './rest.ts';
 
-export { rpcError } from './mcp-rpc.ts';
 export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
 
 /**
