@@ -15,7 +15,10 @@ export interface RefusedRecipient {
 export interface SmtpOutcome {
   ok: boolean;
   reply: string;
-  /** A failure another try would repeat (the body does not render): the email fails at once. */
+  /**
+   * A failure another try would repeat: the body does not render, or the server refused the mail
+   * with a permanent (5yz) reply. The email fails at once.
+   */
   permanent?: boolean;
   /** On success, the recipients the server refused; empty when it took them all. */
   refused?: RefusedRecipient[];
@@ -51,14 +54,24 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
     });
     return { ok: true, reply: String(info.response ?? ''), refused: refusedIn(info) };
   } catch (error) {
-    const e = error as { response?: string; message?: string; code?: string };
-    if (e.response) return { ok: false, reply: e.response };
+    const e = error as { response?: string; responseCode?: number; message?: string; code?: string };
+    if (e.response) return { ok: false, reply: e.response, permanent: permanentRefusal(e) };
     // Never the URL, which holds credentials.
     if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
     return { ok: false, reply: `${e.code}: ${withoutCredentials(String(e.message ?? 'the mail could not be sent'), smtpUrl)}` };
   } finally {
     transport.close();
   }
+}
+
+/**
+ * Whether a server's refusal would be the same on every try: a 5yz reply is a permanent negative
+ * completion (RFC 5321, 4.2.1), such as every recipient refused with 550, where a 4yz one (421
+ * shutting down, 451 try later) is transient. A refused login (EAUTH) is retried whatever its
+ * code: it is the relay's settings, which an admin may fix before the retries run out.
+ */
+function permanentRefusal(e: { responseCode?: number; code?: string }): boolean {
+  return typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 && e.code !== 'EAUTH';
 }
 
 /**

@@ -28,7 +28,7 @@ beforeAll(async () => {
     return (realWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
   }) as typeof process.stderr.write;
   relay = await startSmtp();
-  refusing = await startSmtp({ refuse: '550 5.1.1 mailbox unavailable', requireAuth: true });
+  refusing = await startSmtp({ refuse: '451 4.3.0 mailbox busy, try again later', requireAuth: true });
   h = await startHarness({ ...FAST, WEBHOOK_TIMEOUT_MS: '200', SMTP_URL: relay.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SUPPORT_EMAIL: 'help@crm.test', LOG_LEVEL: 'debug' });
   plain = await startHarness({ ...FAST, LOG_LEVEL: 'debug' });
   picky = await startSmtp({ refuse: '550 5.1.1 <bad@x.com>: no such mailbox', refuseOnly: ['bad@x.com', 'gone@x.com'] });
@@ -90,7 +90,7 @@ describe('email over SMTP', () => {
     expect(relay.mails.some((m) => m.to.includes('help@crm.test') && m.raw.includes(ticket.ticket_id))).toBe(true);
   });
 
-  it('sends through a connected smtp integration and ends failed with the server\'s reply when it refuses', async () => {
+  it('sends through a connected smtp integration, retries a transient refusal and ends failed with the server\'s reply', async () => {
     const connected = await ok(plain, 'integrations.connect', { provider: 'smtp', config: { url: `smtp://crm:${SMTP_PASSWORD}@${refusing.url.slice(7)}`, from: 'sales@crm.test' } });
     expect(connected).toMatchObject({ provider: 'smtp', status: 'connected', config: { url: 'set', from: 'sales@crm.test' } });
     const sent = await ok(plain, 'email.send', { to: 'nobody@example.com', subject: 'Hi', body: 'x' });
@@ -98,9 +98,10 @@ describe('email over SMTP', () => {
     expect(sent).toMatchObject({ status: 'queued', from: 'sales@crm.test' });
     const failed = await eventually(emailIn(plain, sent.email_id, 'failed'));
     expect(failed.from).toBe('sales@crm.test');
+    // A 4yz reply may pass on another try: all three are made.
     expect(failed.attempts).toBe(3);
-    expect(failed.error).toContain('550');
-    expect(failed.error).toContain('mailbox unavailable');
+    expect(failed.error).toContain('451');
+    expect(failed.error).toContain('try again later');
     expect(refusing.auths[0]).toEqual({ username: 'crm', password: SMTP_PASSWORD });
     expect(refusing.mails).toEqual([]);
   });
@@ -130,10 +131,12 @@ describe('recipients the server refuses', () => {
     expect(done.error).toBeNull();
   });
 
-  it('ends failed with the server\'s reply when it refuses every recipient', async () => {
+  it('ends failed at once with the server\'s reply when it refuses every recipient permanently', async () => {
     const sent = await ok(partial, 'email.send', { to: ['bad@x.com', 'gone@x.com'], subject: 'Nobody', body: 'Hi' });
     const failed = await eventually(emailIn(partial, sent.email_id, 'failed'));
     expect(failed.error).toContain('550 5.1.1');
+    // A 5yz reply is the same on every try (RFC 5321): not retried.
+    expect(failed.attempts).toBe(1);
   });
 });
 
