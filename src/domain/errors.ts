@@ -124,6 +124,19 @@ export function notFound(kind: string, id: string): CrmError {
 }
 
 /**
+ * An object type that live lists or views still name by its slug: deleted, it would leave them to
+ * serve whichever new type takes the slug. The store checks this in the deleting transaction.
+ */
+export function objectTypeInUse(slug: string, lists: number, views: number): CrmError {
+  return new CrmError('conflict', `object type "${slug}" still has ${lists} list(s) and ${views} view(s); delete them first`, { param: 'slug', lists, views });
+}
+
+/** A list that live views still name; checked by the store in the deleting transaction. */
+export function listInUse(listId: string, views: number): CrmError {
+  return new CrmError('conflict', `list ${listId} still has ${views} view(s); delete them first`, { param: 'list_id', views });
+}
+
+/**
  * A deleted record whose object type was deleted after it: the type that now has its slug is
  * another one, whose lists and search would never show the record, so it is not restored there.
  */

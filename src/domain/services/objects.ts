@@ -78,13 +78,7 @@ export class ObjectService {
     if (count > 0) {
       throw new CrmError('conflict', `object type "${slug}" still has ${count} record(s); delete them first`, { param: 'slug', records: count });
     }
-    // Lists and views name their type by slug: left behind, they would serve a new type that takes it.
-    const [lists, views] = await Promise.all([this.store.listLists(this.ws, { object_type_slug: slug }), this.store.listViews(this.ws, { object_type_slug: slug })]);
-    if (lists.length > 0 || views.length > 0) {
-      throw new CrmError('conflict', `object type "${slug}" still has ${lists.length} list(s) and ${views.length} view(s); delete them first`, {
-        param: 'slug', lists: lists.length, views: views.length,
-      });
-    }
+    // Lists and views name their type by slug: the store refuses while any is live (objectTypeInUse).
     this.cache.delete(slug);
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
   }

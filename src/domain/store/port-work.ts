@@ -11,12 +11,16 @@ import type { NewField } from './port.ts';
  */
 export interface WorkStore {
   // Lists and entries
+  /** `not_found` when the object type is not live, read in the creating transaction (see Store.deleteObjectType). */
   createList(workspaceId: string, input: NewList, events: NewEvent[]): Promise<CrmList>;
   getList(workspaceId: string, listId: string, opts?: { includeDeleted?: boolean }): Promise<CrmList | null>;
   /** Live lists, oldest first, optionally of one object type. */
   listLists(workspaceId: string, opts?: { object_type_slug?: string }): Promise<CrmList[]>;
   updateList(workspaceId: string, listId: string, patch: ListPatch, events: NewEvent[]): Promise<CrmList>;
-  /** Soft delete; entries stay but the list is gone from get/list. */
+  /**
+   * Soft delete; entries stay but the list is gone from get/list. `conflict` (listInUse) while live
+   * views name the list, checked in the deleting transaction.
+   */
   deleteList(workspaceId: string, listId: string, events: NewEvent[]): Promise<CrmList>;
   /**
    * Adds all entries in one transaction or none. `conflict` (details {param: `entries[<i>].record_id`,
@@ -40,6 +44,7 @@ export interface WorkStore {
   removeListEntry(workspaceId: string, entryId: string, events: NewEvent[]): Promise<ListEntry>;
 
   // Views
+  /** `not_found` when the object type or the list given is not live, read in the creating transaction. */
   createView(workspaceId: string, input: NewView, events: NewEvent[]): Promise<SavedView>;
   getView(workspaceId: string, viewId: string): Promise<SavedView | null>;
   /** Live views, oldest first, optionally of one object type and/or list. */

@@ -63,7 +63,11 @@ export interface Store extends WorkStore, DumpStore, ReportStore, CommsStore, Gr
   /** `conflict` when a live object type has the slug. */
   createObjectType(workspaceId: string, input: NewObjectType, events?: NewEvent[]): Promise<ObjectType>;
   updateObjectType(workspaceId: string, slug: string, patch: ObjectTypePatch, events?: NewEvent[]): Promise<ObjectType>;
-  /** Soft delete. The slug becomes free for a new object type. */
+  /**
+   * Soft delete. The slug becomes free for a new object type. `conflict` (objectTypeInUse) while
+   * live lists or views name the type, checked in the deleting transaction, so a list or view
+   * created meanwhile either makes the delete fail or finds the type gone (`not_found`).
+   */
   deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): Promise<ObjectType>;
   /** `conflict` when the object type already has a field with the slug. */
   addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): Promise<ObjectType>;

@@ -1,10 +1,11 @@
-import { notFound } from '../../domain/errors.ts';
+import { listInUse, notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { CrmList, FieldDef } from '../../domain/types.ts';
 import type { NewField } from '../../domain/store/port.ts';
 import type { ListPatch, NewEvent, NewList } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/lists.ts';
+import { LOCK_OBJECT_TYPE } from './cypher/object-types.ts';
 import { requireObjectType } from './object-types.ts';
 import { ResourceKind } from './resources.ts';
 import { props, toList } from './rows.ts';
@@ -36,6 +37,8 @@ export function listMethods(conn: Connection) {
     /** `not_found` when the object type is not live in the workspace. */
     async createList(workspaceId: string, input: NewList, events: NewEvent[]): Promise<CrmList> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        // The type's lock first, so a concurrent deleteObjectType either sees this list or is seen to have won.
+        await tx.rows(bind(LOCK_OBJECT_TYPE, { workspace_id: workspaceId, slug: input.object_type_slug }));
         await requireObjectType(tx, workspaceId, input.object_type_slug);
         const id = idFor('list', input);
         const at = now();
@@ -65,6 +68,10 @@ export function listMethods(conn: Connection) {
     },
 
     /** Soft delete: the entries stay, but neither the list nor its entries are listed any more. */
-    deleteList: (workspaceId: string, listId: string, events: NewEvent[]): Promise<CrmList> => LISTS.softDelete(conn, workspaceId, listId, events),
+    /** `conflict` while live views name the list, counted under the lock the delete takes (createView takes it too). */
+    deleteList: (workspaceId: string, listId: string, events: NewEvent[]): Promise<CrmList> => LISTS.softDelete(conn, workspaceId, listId, events, async (tx) => {
+      const views = Number((await tx.first(bind(Q.COUNT_LIST_VIEWS, { workspace_id: workspaceId, id: listId })))?.views ?? 0);
+      if (views > 0) throw listInUse(listId, views);
+    }),
   };
 }

@@ -32,7 +32,7 @@ export const RELATIONSHIP_TYPES = [
 export const PROPERTY_KEYS = [
   // shared
   'id', 'workspace_id', 'name', 'created_at', 'updated_at', 'deleted_at', 'description', 'seq',
-  // Record and ListEntry, set and removed at once to take a node's write lock (LOCK_RECORD)
+  // Record, ListEntry, ObjectType and List: set and removed at once to take a node's write lock (LOCK_RECORD)
   'write_lock',
   // Workspace (`loading` only while an import is writing it, see load.ts)
   'plan', 'trial_ends_at', 'loading',

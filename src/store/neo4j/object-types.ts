@@ -1,4 +1,4 @@
-import { notFound } from '../../domain/errors.ts';
+import { notFound, objectTypeInUse } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
 import type { ObjectType } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
@@ -75,6 +75,11 @@ export function objectTypeMethods(conn: Connection) {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const row = await tx.first(bind(Q.DELETE_OBJECT_TYPE, { workspace_id: workspaceId, slug, now: now() }));
         if (!row) throw notFound('object type', slug);
+        // Under the lock the delete took (createList and createView take it first): a refusal rolls it back.
+        const uses = await tx.first(bind(Q.COUNT_OBJECT_TYPE_USES, { workspace_id: workspaceId, slug }));
+        const lists = Number(uses?.lists ?? 0);
+        const views = Number(uses?.views ?? 0);
+        if (lists > 0 || views > 0) throw objectTypeInUse(slug, lists, views);
         return toObjectType(row);
       });
     },

@@ -33,9 +33,11 @@ export class ResourceKind<T> {
   }
 
   /** Soft delete with the change's events; `not_found` when already deleted or unknown. Returns it as deleted. */
-  softDelete(conn: Connection, workspaceId: string, id: string, events: readonly NewEvent[]): Promise<T> {
+  softDelete(conn: Connection, workspaceId: string, id: string, events: readonly NewEvent[], check?: (tx: Tx) => Promise<void>): Promise<T> {
     return writeWithEvents(conn, workspaceId, events, async (tx) => {
       if (!(await tx.first(bind(this.q.remove, { workspace_id: workspaceId, id, now: now() })))) throw notFound(this.kind, id);
+      // Under the write lock the delete just took: a refusal rolls it back.
+      await check?.(tx);
       return (await this.find(tx, workspaceId, id, true))!;
     });
   }

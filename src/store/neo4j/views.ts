@@ -1,6 +1,8 @@
 import type { SavedView } from '../../domain/types.ts';
 import type { NewEvent, NewView, ViewPatch } from '../../domain/store/port-work.ts';
 import type { Connection } from './connection.ts';
+import { LOCK_LIST } from './cypher/lists.ts';
+import { LOCK_OBJECT_TYPE } from './cypher/object-types.ts';
 import * as Q from './cypher/views.ts';
 import { requireList } from './lists.ts';
 import { requireObjectType } from './object-types.ts';
@@ -22,9 +24,14 @@ export function viewMethods(conn: Connection) {
     /** `not_found` when the object type, or the list given, is not live in the workspace. */
     async createView(workspaceId: string, input: NewView, events: NewEvent[]): Promise<SavedView> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
+        // The type's and the list's locks first (see createList), so neither is deleted from under the view.
+        await tx.rows(bind(LOCK_OBJECT_TYPE, { workspace_id: workspaceId, slug: input.object_type_slug }));
         await requireObjectType(tx, workspaceId, input.object_type_slug);
         const listId = input.list_id ?? null;
-        if (listId !== null) await requireList(tx, workspaceId, listId);
+        if (listId !== null) {
+          await tx.rows(bind(LOCK_LIST, { workspace_id: workspaceId, id: listId }));
+          await requireList(tx, workspaceId, listId);
+        }
         const id = idFor('view', input);
         await tx.rows(bind(Q.CREATE_VIEW, {
           workspace_id: workspaceId, id, name: input.name, object_type_slug: input.object_type_slug, list_id: listId,

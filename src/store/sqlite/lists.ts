@@ -1,4 +1,4 @@
-import { notFound } from '../../domain/errors.ts';
+import { listInUse, notFound } from '../../domain/errors.ts';
 import type { CrmList, FieldDef } from '../../domain/types.ts';
 import type { ListPatch, NewEvent, NewList } from '../../domain/store/port-work.ts';
 import { insertSql, type Connection } from './connection.ts';
@@ -75,7 +75,12 @@ export function listMethods(c: Connection) {
 
     /** Soft delete: the entries stay, but neither the list nor its entries are listed any more. */
     deleteList(workspaceId: string, listId: string, events: NewEvent[]): CrmList {
-      return lists.softDelete(workspaceId, listId, events);
+      return c.tx(() => {
+        // In the write transaction, as objects' delete checks its lists and views.
+        const { views } = c.get<{ views: number }>('SELECT COUNT(*) AS views FROM views WHERE workspace_id = ? AND list_id = ? AND deleted_at IS NULL', workspaceId, listId)!;
+        if (views > 0 && lists.find(workspaceId, listId)) throw listInUse(listId, views);
+        return lists.softDelete(workspaceId, listId, events);
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { notFound } from '../../domain/errors.ts';
+import { notFound, objectTypeInUse } from '../../domain/errors.ts';
 import type { FieldDef, ObjectType } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { assignments, insertSql, perConnection, type Connection, type SqlParam } from './connection.ts';
@@ -161,7 +161,16 @@ export function objectTypeMethods(c: Connection) {
     },
 
     deleteObjectType(workspaceId: string, slug: string, events?: NewEvent[]): ObjectType {
-      return changing(() => withEvents(c, workspaceId, events, () => patchObjectType(c, requireObjectType(c, workspaceId, slug), { deleted_at: now() })));
+      return changing(() => withEvents(c, workspaceId, events, () => {
+        const row = requireObjectType(c, workspaceId, slug);
+        // In the write transaction (immediate: writers take turns), so no list or view created meanwhile is left behind.
+        const uses = c.get<{ lists: number; views: number }>(
+          `SELECT (SELECT COUNT(*) FROM lists WHERE workspace_id = ? AND object_type_slug = ? AND deleted_at IS NULL) AS lists,
+                  (SELECT COUNT(*) FROM views WHERE workspace_id = ? AND object_type_slug = ? AND deleted_at IS NULL) AS views`, workspaceId, slug, workspaceId, slug,
+        )!;
+        if (uses.lists > 0 || uses.views > 0) throw objectTypeInUse(slug, uses.lists, uses.views);
+        return patchObjectType(c, row, { deleted_at: now() });
+      }));
     },
 
     addField(workspaceId: string, objectSlug: string, field: NewField, events?: NewEvent[]): ObjectType {

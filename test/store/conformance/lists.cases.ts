@@ -83,6 +83,19 @@ export function listCases(h: Harness): void {
       expect(await h.store.listLists(ws.id)).toEqual([]);
     });
 
+    it('refuses to delete a list while a live view names it, keeping the list and writing no event, and deletes it once the view is gone', async () => {
+      const ws = await freshWorkspace(h);
+      const list = await pipeline(h, ws.id);
+      const view = await h.store.createView(ws.id, { name: 'Won', object_type_slug: 'deals', list_id: list.id, created_by: null }, []);
+      const error = await expectCrmError(h.store.deleteList(ws.id, list.id, [ev('delete', 'list', list.id)]), 'conflict', { param: 'list_id', views: 1 });
+      expect(error.message).toBe(`list ${list.id} still has 1 view(s); delete them first`);
+      expect(await h.store.getList(ws.id, list.id)).toEqual(list);
+      expect((await h.store.listEvents(ws.id, { offset: 0, limit: 10 })).total).toBe(0);
+      await h.store.deleteView(ws.id, view.id, []);
+      expect((await h.store.deleteList(ws.id, list.id, [])).deleted_at).toEqual(expect.any(String));
+      await expectCrmError(h.store.createView(ws.id, { name: 'Late', object_type_slug: 'deals', list_id: list.id, created_by: null }, []), 'not_found');
+    });
+
     it('rejects updating or deleting a deleted or unknown list with not_found', async () => {
       const ws = await freshWorkspace(h);
       const list = await pipeline(h, ws.id);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObjectType } from '../../../src/domain/store/port.ts';
 import { expectCrmError, freshWorkspace, newRecord, NEWEST_FIRST, sleep, type Harness } from './harness.ts';
+import { ev } from './work.ts';
 
 const PROJECTS: NewObjectType = {
   slug: 'projects',
@@ -98,6 +99,41 @@ export function objectTypeCases(h: Harness): void {
     it('rejects deleting an unknown object type with not_found', async () => {
       const ws = await freshWorkspace(h);
       await expectCrmError(h.store.deleteObjectType(ws.id, 'projects'), 'not_found');
+    });
+
+    it('refuses to delete an object type while a live list or view names it, and deletes it once they are gone', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.createObjectType(ws.id, PROJECTS);
+      const list = await h.store.createList(ws.id, { object_type_slug: 'projects', name: 'Active', fields: [], created_by: null }, []);
+      const view = await h.store.createView(ws.id, { name: 'All', object_type_slug: 'projects', created_by: null }, []);
+      const error = await expectCrmError(h.store.deleteObjectType(ws.id, 'projects', [ev('delete', 'object_type', 'projects')]), 'conflict', { param: 'slug', lists: 1, views: 1 });
+      expect(error.message).toBe('object type "projects" still has 1 list(s) and 1 view(s); delete them first');
+      // Nothing of the refused delete is kept: the type, and no event of it.
+      expect(await h.store.getObjectType(ws.id, 'projects')).not.toBeNull();
+      expect((await h.store.listEvents(ws.id, { offset: 0, limit: 10 })).items.filter((e) => e.action === 'delete')).toEqual([]);
+      await h.store.deleteList(ws.id, list.id, []);
+      await expectCrmError(h.store.deleteObjectType(ws.id, 'projects'), 'conflict', { lists: 0, views: 1 });
+      await h.store.deleteView(ws.id, view.id, []);
+      expect((await h.store.deleteObjectType(ws.id, 'projects')).deleted_at).toEqual(expect.any(String));
+      await expectCrmError(h.store.createList(ws.id, { object_type_slug: 'projects', name: 'Late', fields: [], created_by: null }, []), 'not_found');
+    });
+
+    it('never lets a list or view created while its type is deleted outlive it', async () => {
+      for (let round = 0; round < 5; round++) {
+        const ws = await freshWorkspace(h);
+        await h.store.createObjectType(ws.id, PROJECTS);
+        const outcomes = await Promise.allSettled([
+          h.store.createList(ws.id, { object_type_slug: 'projects', name: 'L', fields: [], created_by: null }, []),
+          h.store.deleteObjectType(ws.id, 'projects'),
+          h.store.createView(ws.id, { name: 'V', object_type_slug: 'projects', created_by: null }, []),
+        ]);
+        const deleted = outcomes[1].status === 'fulfilled';
+        const live = [...await h.store.listLists(ws.id, { object_type_slug: 'projects' }), ...await h.store.listViews(ws.id, { object_type_slug: 'projects' })];
+        // Either the delete won and nothing names the type, or it was refused because something does.
+        if (deleted) expect(live).toEqual([]);
+        else expect(live.length).toBeGreaterThan(0);
+        for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as { code?: string }).code).toMatch(/^(conflict|not_found)$/);
+      }
     });
   });
 

@@ -51,6 +51,21 @@ SET o.deleted_at = $now, o.updated_at = $now
 REMOVE o.live_slug
 ${RETURN_OBJECT_TYPE}`);
 
+/**
+ * Takes the live type's write lock (set and removed at once, as LOCK_RECORD does), before a list
+ * or view is created for it: a delete holding the lock is waited for, and the type is then read
+ * as it left it, so the two never both succeed.
+ */
+export const LOCK_OBJECT_TYPE = statement('lockObjectType', ['workspace_id', 'slug'], `
+MATCH (o:ObjectType {workspace_id: $workspace_id, live_slug: $slug})
+SET o.write_lock = true
+REMOVE o.write_lock`);
+
+/** The live lists and views that name a type by its slug (run after DELETE_OBJECT_TYPE took its lock). */
+export const COUNT_OBJECT_TYPE_USES = statement('countObjectTypeUses', ['workspace_id', 'slug'], `
+RETURN COUNT { MATCH (l:List {workspace_id: $workspace_id, object_type_slug: $slug}) WHERE l.deleted_at IS NULL } AS lists,
+       COUNT { MATCH (v:View {workspace_id: $workspace_id, object_type_slug: $slug}) WHERE v.deleted_at IS NULL } AS views`);
+
 /** The new field goes last (positions count from 0). */
 export const ADD_FIELD = statement(
   'addField',
