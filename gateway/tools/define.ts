@@ -15,6 +15,12 @@ export interface ToolOperation<I> {
   document: string;
   variables: (input: I) => Record<string, unknown>;
   result: (data: Record<string, unknown>) => unknown;
+  /**
+   * The parameters behind a set of variables, where they are not the variables themselves (a
+   * patch nested under one variable): /graphql reads a root field's arguments back into the
+   * tool's parameters with it to validate them (gateway/transports/graphql-tool-args.ts).
+   */
+  params?: (variables: Record<string, unknown>) => Record<string, unknown>;
   /** Compile the document without leaf serializers (OperationOptions in src/graphql/execute.ts). */
   plainLeaves?: boolean;
 }

@@ -118,6 +118,7 @@ export const objectTools = [
       document: `mutation($slug: String!, $field_slug: String!, $patch: FieldPatchInput!) {
         updateField(slug: $slug, field_slug: $field_slug, patch: $patch) { ${OBJECT_TYPE_SELECTION} } }`,
       variables: ({ slug: s, field_slug, ...patch }) => ({ slug: s, field_slug, patch: given(patch) }),
+      params: ({ patch, ...rest }) => ({ ...rest, ...(patch && typeof patch === 'object' ? patch : {}) }),
       result: pick('updateField'),
     },
   }),

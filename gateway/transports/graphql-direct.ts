@@ -12,6 +12,8 @@ import { metrics } from '../metrics.ts';
 import { runCompiled } from './graphql-jit.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
 import { meterOperation } from './graphql-calls.ts';
+import { checkToolArguments } from './graphql-tool-args.ts';
+import { actorOf } from '../../src/domain/actor.ts';
 
 /** A document yoga parsed and validated (with the operation bounds) and graphql-jit compiled. */
 interface Ready {
@@ -93,6 +95,12 @@ export function directGraphQL<S extends object>(
     try {
       const cost = boundedOperationCost(schema, entry.document, variables ?? {}, operationName ?? undefined);
       if (cost > LIMITS.graphql.maxCost) return false;
+    } catch {
+      return false;
+    }
+    // Arguments a tool call would be refused: yoga answers (toolArgumentsPlugin), before metering.
+    try {
+      checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
     } catch {
       return false;
     }

@@ -16,6 +16,7 @@ import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
 import { callMeterPlugin, meterOperation, type OperationMeter } from './graphql-calls.ts';
+import { toolArgumentsPlugin } from './graphql-tool-args.ts';
 import { RateLimitedError } from '../ratelimit/index.ts';
 import { edge } from './rest.ts';
 
@@ -69,7 +70,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: [...graphqlLimitPlugins(), callMeterPlugin(), compiledExecutionPlugin(), validationCodePlugin()],
+    plugins: [...graphqlLimitPlugins(), toolArgumentsPlugin(), callMeterPlugin(), compiledExecutionPlugin(), validationCodePlugin()],
     logging: false,
     // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
     renderGraphiQL,
