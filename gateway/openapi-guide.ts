@@ -50,7 +50,7 @@ and \`setPlan\` mutations) are there and for the workspace Owner only; the web c
 \`/console\` uses them. Errors carry the code in \`errors[].extensions.code\`. Every other root
 field runs one tool's operation, and its arguments are checked with that tool's parameter schema
 first: what a tool call refuses, \`/graphql\` refuses with the same message and \`details.param\`
-(plus \`details.field\`), as a 400 in which no field ran.
+(plus \`details.graphql_field\`), as a 400 in which no field ran.
 
 ## Errors
 Every failure carries one of these codes, whichever way it came in; \`details.param\` names the

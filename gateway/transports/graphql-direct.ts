@@ -98,17 +98,13 @@ export function directGraphQL<S extends object>(
     } catch {
       return false;
     }
-    // Arguments a tool call would be refused: yoga answers (toolArgumentsPlugin), before metering.
-    try {
-      checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
-    } catch {
-      return false;
-    }
     // Refused, it records nothing past its request's call: yoga meters it again and answers the 429.
     if (await meterOperation(ctx, entry.document, operationName ?? undefined)) return false;
 
     let result: ExecutionResult;
     try {
+      // Arguments a tool call would refuse: the operation is answered with the refusal, none of it run (as toolArgumentsPlugin does on yoga's path).
+      await checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
       const context = contextFor(ctx.state.principal as Principal);
       try {
         result = await runCompiled(entry.compiled, schema, entry.document, operationName ?? undefined, undefined, context, variables ?? {});

@@ -70,7 +70,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: [...graphqlLimitPlugins(), toolArgumentsPlugin(), callMeterPlugin(), compiledExecutionPlugin(), validationCodePlugin()],
+    plugins: [...graphqlLimitPlugins(), callMeterPlugin(), toolArgumentsPlugin(), compiledExecutionPlugin(), validationCodePlugin()],
     logging: false,
     // The page carries GraphiQL inline: nothing is fetched from outside, so it works offline.
     renderGraphiQL,
@@ -166,7 +166,7 @@ function validationCodePlugin(): Plugin {
 
 /** A GraphQL error of the caller's making, coded validation_error (its yoga code, if any, kept as details.graphql_code). */
 function callerError(error: GraphQLError): GraphQLError {
-  const { code, ...extensions } = error.extensions as { code?: unknown };
+  const { code, ...extensions } = (error.extensions ?? {}) as { code?: unknown };
   if (code === 'validation_error') return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,

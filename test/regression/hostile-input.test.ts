@@ -101,7 +101,7 @@ describe('huge ids where no schema bounds them', () => {
     expect(text.length).toBeLessThan(10_000);
     // Refused as REST refuses it: an id past its bound, before anything runs.
     expect(res.status).toBe(400);
-    expect(JSON.parse(text).errors[0].extensions).toMatchObject({ code: 'validation_error', details: { param: 'link_id', field: 'unlinkRecords' } });
+    expect(JSON.parse(text).errors[0].extensions).toMatchObject({ code: 'validation_error', details: { param: 'link_id', graphql_field: 'unlinkRecords' } });
   });
 });
 
