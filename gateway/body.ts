@@ -5,14 +5,18 @@ import { escapable, escapedJson } from './json-escape.ts';
 
 /**
  * Reads a JSON request body with a size limit. An empty body is `{}` (a tool without
- * parameters); anything that is not JSON is a validation_error on `body`.
+ * parameters); anything that is not JSON is a validation_error on `body`. A body declared as
+ * another type (text/plain, a form) is HTTP's 415, as on /graphql: the body is not read as JSON
+ * whatever it holds. No Content-Type at all is read as JSON, as curl's -d without -H sends it.
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'];
-  if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw new CrmError('validation_error', `Content-Type must be application/json, got ${JSON.stringify(type)}`, { param: 'content-type', rule: 'media_type' });
-  }
-  const text = (await readBodyBytes(req, limit)).toString('utf8').trim();
+  const refusal = type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)
+    ? new UnsupportedMediaType(`Content-Type must be application/json, got ${JSON.stringify(type.slice(0, 100))}`, {
+      param: 'content-type', rule: 'media_type', allowed: ['application/json'],
+    })
+    : null;
+  const text = (await readBodyBytes(req, limit, refusal)).toString('utf8').trim();
   if (!text) return {};
   try {
     return parseJson(text);
@@ -65,14 +69,15 @@ function encodingRefusal(req: IncomingMessage): UnsupportedMediaType | null {
 
 /**
  * The raw request body, or payload_too_large once it passes `limit` bytes. Never buffers past the
- * limit. A body in a Content-Encoding other than identity is UnsupportedMediaType (after being
- * drained like an excess, unbuffered, so the client receives the answer).
+ * limit. A body in a Content-Encoding other than identity is UnsupportedMediaType, and so is one
+ * the caller refuses for its type (`refused`), each after being drained like an excess, unbuffered,
+ * so the client still sending it receives the answer.
  */
-export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBodyBytes(req: IncomingMessage, limit: number, refused: UnsupportedMediaType | null = null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > limit * DRAIN_FACTOR) return reject(tooLarge(limit));
-    const refusal = encodingRefusal(req);
+    const refusal = encodingRefusal(req) ?? refused;
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (err: Error | null) => {

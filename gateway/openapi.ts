@@ -10,7 +10,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   404: 'not_found or tool_not_found',
   409: 'conflict: a unique value is taken, something still depends on what is deleted, or other calls kept changing the record (send it again)',
   413: 'payload_too_large',
-  415: 'validation_error: a Content-Encoding other than identity (bodies are not compressed)',
+  415: 'validation_error: a Content-Type other than application/json, or a Content-Encoding other than identity (bodies are not compressed)',
   429: 'rate_limited: see Retry-After',
   500: 'internal_error',
   503: 'unavailable: the store cannot be reached',

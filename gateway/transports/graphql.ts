@@ -94,8 +94,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     // Yoga would read up to 25 MB; read the body here under the gateway's limit and hand it over
     // (yoga takes a Buffer on `req.body` in place of the stream).
     if (ctx.method === 'POST') {
-      refuseMediaType(ctx.get('Content-Type'));
-      const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes);
+      const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes, mediaTypeRefusal(ctx.get('Content-Type')));
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
       const body = jsonOf(bytes.toString('utf8'));
       guardVariables(variablesOf(body));
@@ -142,11 +141,12 @@ function refuseMethod(ctx: Context): void {
  */
 const POST_TYPES = ['application/json', 'application/graphql+json', 'application/graphql'];
 
-function refuseMediaType(header: string): void {
+/** The 415 for a POST whose type /graphql does not read (thrown once the body is drained), or null. */
+function mediaTypeRefusal(header: string): UnsupportedMediaType | null {
   const type = header.split(',')[0] ?? '';
-  if (POST_TYPES.some((t) => type === t || type.startsWith(`${t};`))) return;
+  if (POST_TYPES.some((t) => type === t || type.startsWith(`${t};`))) return null;
   const got = type ? `got ${JSON.stringify(type.slice(0, 100))}` : 'the request has none';
-  throw new UnsupportedMediaType(`Content-Type must be application/json for a POST to /graphql; ${got}`, {
+  return new UnsupportedMediaType(`Content-Type must be application/json for a POST to /graphql; ${got}`, {
     param: 'content-type', rule: 'media_type', allowed: POST_TYPES,
   });
 }

@@ -411,6 +411,27 @@ describe('request heads and bodies every edge refuses alike', () => {
     }
   });
 
+  it('answers a body declared as another type than JSON with a 415 in each call style\'s error shape', async () => {
+    const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
+    for (const { edge, path, body, headers } of EDGES.filter((e) => e.edge !== 'graphql')) {
+      const json = JSON.stringify(body);
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const res = await send(path, { ...auth, ...headers, 'Content-Type': type }, json);
+        expect([edge, type, res.status]).toEqual([edge, type, 415]);
+        expect(errorOf(edge, res.body)).toEqual({
+          code: 'validation_error', message: `Content-Type must be application/json, got ${JSON.stringify(type)}`,
+          details: { param: 'content-type', rule: 'media_type', allowed: ['application/json'] },
+        });
+      }
+      // An empty list of values sends no Content-Type line at all: REST and the bridge read the
+      // body as JSON (curl -d without -H); MCP's transport requires the type.
+      for (const type of edge === 'mcp' ? ['application/json; charset=utf-8'] : ['application/json; charset=utf-8', []]) {
+        const res = await send(path, { ...auth, ...headers, 'Content-Type': type }, json);
+        expect([edge, type, res.status]).toEqual([edge, type, 200]);
+      }
+    }
+  });
+
   it('answers a POST to /graphql of a type it does not read with a 415 that says which types it takes', async () => {
     const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
     const query = JSON.stringify({ query: '{ objectTypes { slug } }' });
