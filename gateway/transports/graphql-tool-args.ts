@@ -172,11 +172,7 @@ export async function checkToolArguments(
     coerced = result.coerced;
   }
   const fields: RootField[] = [];
-  try {
-    if (!collect(type, operation.selectionSet, fragmentsIn(document), coerced, new Set(), fields)) return;
-  } catch {
-    return; // a directive GraphQL cannot read: execution refuses the operation whole.
-  }
+  if (!collect(type, operation.selectionSet, fragmentsIn(document), coerced, new Set(), fields)) return;
   const checked: Array<{ tool: ToolDefinition; args: Record<string, unknown> }> = [];
   for (const [i, field] of fields.entries()) {
     const { tool } = field.tool;
@@ -220,11 +216,20 @@ function argumentError(error: unknown): unknown {
   return new CrmError('validation_error', error.message, argument ? { param: argument, rule: 'required' } : {});
 }
 
-/** Whether @skip / @include let a field, inline fragment or fragment spread run, with the operation's variables. */
+/**
+ * Whether @skip / @include let a field, inline fragment or fragment spread run, with the
+ * operation's variables. A condition GraphQL cannot read (a nullable variable sent as null for
+ * `if: Boolean!`) counts as letting it run: executors differ there (graphql-jit leaves the field
+ * out, graphql-js refuses the operation), and a field that might run is checked.
+ */
 function included(node: FieldNode | InlineFragmentNode | FragmentSpreadNode, variables: Record<string, unknown>): boolean {
   if (!node.directives?.length) return true;
-  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  } catch {
+    return true;
+  }
 }
 
 /** A refusal as /graphql answers it: the error's code, details naming the field, and its HTTP status. */

@@ -174,6 +174,12 @@ for (const direct of [true, false]) {
       expect(Object.keys(answer.data!)).toEqual(['objectTypes']);
     });
 
+    it('checks every other field when a condition is sent as null, which no executor reads as a skip', async () => {
+      const answer = await graphql(`mutation($s: Boolean = false) { z: createNote(title: "z") @skip(if: $s) { note_id } bad: createNote(title: "${long(501)}") { note_id } }`, { s: null });
+      expect(answer.status).toBe(400);
+      expect(answer.errors![0]!.extensions).toMatchObject({ code: 'validation_error', details: { param: 'title', graphql_field: 'bad' } });
+    });
+
     it('checks a fragment spread twice once it is included by either spread', async () => {
       const answer = await graphql(`query($v: Boolean!) { ...F @include(if: $v) ...F } fragment F on Query { records(object_type_slug: "companies", page_size: 500) { total } }`, { v: false });
       expect(answer.status).toBe(400);
