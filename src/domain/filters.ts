@@ -160,12 +160,34 @@ function partialText(value: unknown, param: string): string {
   return boundedText(value, param);
 }
 
+/**
+ * Filters already read, by the filter object and then the object type (both by identity) and the
+ * parameter: one GraphQL operation may hand the same variable to thirty aliased fields, and a
+ * filter of a megabyte took tens of milliseconds to read (or to refuse) each time, back to back.
+ * Keyed weakly, so an entry lives as long as the request's own objects; the result (a tree the
+ * stores only read) or the refusal is given again as it was.
+ */
+const parsedFilters = new WeakMap<object, WeakMap<ObjectType, Map<string, { node?: FilterNode; error?: unknown }>>>();
+
 /** The filter AST for `input`, or undefined when there is nothing to filter by (undefined, null, {}). */
 export function parseFilter(objectType: ObjectType, input: unknown, param = 'filters'): FilterNode | undefined {
   if (input === undefined || input === null) return undefined;
   if (!isPlainObject(input)) throw typeError(param, 'a filter object such as {"stage": "won"}', input);
-  if (Object.keys(input).length === 0) return undefined;
-  return new FilterParser(objectType, param).object(input, param, 0);
+  let byType = parsedFilters.get(input);
+  if (!byType) parsedFilters.set(input, (byType = new WeakMap()));
+  let byParam = byType.get(objectType);
+  if (!byParam) byType.set(objectType, (byParam = new Map()));
+  let known = byParam.get(param);
+  if (!known) {
+    try {
+      known = { node: Object.keys(input).length === 0 ? undefined : new FilterParser(objectType, param).object(input, param, 0) };
+    } catch (error) {
+      known = { error };
+    }
+    byParam.set(param, known);
+  }
+  if ('error' in known) throw known.error;
+  return known.node;
 }
 
 /**

@@ -241,3 +241,31 @@ describe('parseSort', () => {
     expect(failure(() => parseSort(deals, 'amount', 'desc' as never)).details).toMatchObject({ param: 'ascending', rule: 'type' });
   });
 });
+
+describe('a filter read more than once', () => {
+  /** A filter whose `stage` value counts its reads. */
+  const counted = (stage: unknown) => {
+    let reads = 0;
+    const filter = {};
+    Object.defineProperty(filter, 'stage', { enumerable: true, get: () => { reads += 1; return stage; } });
+    return { filter, reads: () => reads };
+  };
+
+  it('is read once per object type and parameter, as one operation hands one variable to many fields', () => {
+    const { filter, reads } = counted('won');
+    const first = parseFilter(deals, filter);
+    expect(parseFilter(deals, filter)).toBe(first);
+    expect(reads()).toBe(1);
+    // Another type (or the same type changed, which is a new object) or another parameter reads it again.
+    expect(parseFilter({ ...deals }, filter)).toEqual(first);
+    parseFilter(deals, filter, 'view.filters');
+    expect(reads()).toBe(3);
+  });
+
+  it('is refused again with the same error, without being read again', () => {
+    const { filter, reads } = counted('nope');
+    const error = failure(() => parseFilter(deals, filter));
+    expect(failure(() => parseFilter(deals, filter))).toBe(error);
+    expect(reads()).toBe(1);
+  });
+});
