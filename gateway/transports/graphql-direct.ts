@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { actorOf } from '../../src/domain/actor.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import { compileOperation } from '../../src/graphql/execute.ts';
 import { releaseContext, type GraphQLContext } from '../../src/graphql/context.ts';
@@ -13,7 +14,6 @@ import { runCompiled } from './graphql-jit.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
 import { meterOperation } from './graphql-calls.ts';
 import { checkToolArguments } from './graphql-tool-args.ts';
-import { actorOf } from '../../src/domain/actor.ts';
 
 /** A document yoga parsed and validated (with the operation bounds) and graphql-jit compiled. */
 interface Ready {

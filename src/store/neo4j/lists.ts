@@ -67,8 +67,11 @@ export function listMethods(conn: Connection) {
       });
     },
 
-    /** Soft delete: the entries stay, but neither the list nor its entries are listed any more. */
-    /** `conflict` while live views name the list, counted under the lock the delete takes (createView takes it too). */
+    /**
+     * Soft delete: the entries stay, but neither the list nor its entries are listed any more.
+     * `conflict` while live views name the list, counted under the lock the delete takes
+     * (createView takes it too).
+     */
     deleteList: (workspaceId: string, listId: string, events: NewEvent[]): Promise<CrmList> => LISTS.softDelete(conn, workspaceId, listId, events, async (tx) => {
       const views = Number((await tx.first(bind(Q.COUNT_LIST_VIEWS, { workspace_id: workspaceId, id: listId })))?.views ?? 0);
       if (views > 0) throw listInUse(listId, views);

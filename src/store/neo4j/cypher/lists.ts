@@ -23,7 +23,6 @@ CREATE (t:List {id: $id, workspace_id: $workspace_id, object_type_slug: $object_
 RETURN t.id AS id`,
 );
 
-/** Live lists, oldest first (ties in creation order), optionally of one object type (`$object_type_slug` null: any). */
 /** Takes a live list's write lock before a view is created for it (see LOCK_OBJECT_TYPE). */
 export const LOCK_LIST = statement('lockList', ['workspace_id', 'id'], `
 MATCH (t:List {id: $id, workspace_id: $workspace_id})
@@ -35,6 +34,7 @@ REMOVE t.write_lock`);
 export const COUNT_LIST_VIEWS = statement('countListViews', ['workspace_id', 'id'], `
 RETURN COUNT { MATCH (v:View {workspace_id: $workspace_id, list_id: $id}) WHERE v.deleted_at IS NULL } AS views`);
 
+/** Live lists, oldest first (ties in creation order), optionally of one object type (`$object_type_slug` null: any). */
 export const LIST_LISTS = statement('listLists', ['workspace_id', 'object_type_slug'], `
 MATCH (t:List {workspace_id: $workspace_id})
 WHERE t.deleted_at IS NULL AND ($object_type_slug IS NULL OR t.object_type_slug = $object_type_slug)
