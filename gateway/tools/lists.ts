@@ -38,7 +38,7 @@ export const listsTools = [
     name: 'lists.create',
     scope: 'lists',
     title: 'Create a list',
-    description: 'Creates a list of records of one object type with entry fields of its own. Example pipeline: {"object_type_slug": "deals", "name": "Q4 pipeline", "fields": [{"slug": "stage", "name": "Stage", "type": "status", "options": ["lead", "qualified", "won"]}]}. Owners and admins only.',
+    description: 'Creates a list of records of one object type with entry fields of its own. Example pipeline: {"object_type_slug": "deals", "name": "Q4 pipeline", "fields": [{"slug": "stage", "name": "Stage", "type": "status", "options": ["lead", "qualified", "proposal", "won"]}]}. Owners and admins only.',
     input: z.strictObject({
       object_type_slug: slug('The object type of the records the list holds'),
       name: name.describe('Display name, e.g. "Q4 pipeline".'),
