@@ -97,11 +97,11 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes, mediaTypeRefusal(ctx.get('Content-Type')));
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
       const body = jsonOf(bytes.toString('utf8'));
-      guardVariables(variablesOf(body));
+      if (refuseVariables(ctx, variablesOf(body))) return;
       if (await direct(ctx, body)) return;
     } else if (typeof ctx.query.variables === 'string') {
       // An operation sent over GET carries its variables in the query string; same bounds.
-      guardVariables(variablesOf(jsonOf(`{"variables":${ctx.query.variables}}`)));
+      if (refuseVariables(ctx, variablesOf(jsonOf(`{"variables":${ctx.query.variables}}`)))) return;
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, {
@@ -177,10 +177,21 @@ function callerError(error: GraphQLError): GraphQLError {
 /**
  * The bounds every tool's parameters get (string and key lengths, prototype keys, nesting) apply
  * to an operation's variables too: without them a 400 000-character id reached the resolvers and
- * came back in the error message. A body that is not JSON is left to yoga to refuse.
+ * came back in the error message. A refusal is answered here (true), as a GraphQL response: a 400
+ * with the error in `errors[]`, its code and details in `extensions`, as every other refusal of an
+ * operation is, so a GraphQL client reads it as one. A body that is not JSON is left to yoga.
  */
-function guardVariables(variables: unknown): void {
-  if (variables !== undefined) guardParams(variables, 'this operation');
+function refuseVariables(ctx: Context, variables: unknown): boolean {
+  if (variables === undefined) return false;
+  try {
+    guardParams(variables, 'this operation');
+    return false;
+  } catch (error) {
+    if (!isCrmError(error)) throw error;
+    ctx.status = error.status;
+    ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
+    return true;
+  }
 }
 
 /** A JSON request body; undefined when it is not JSON. */

@@ -59,9 +59,24 @@ describe('/graphql operation bounds', () => {
     const url = `${h.url}/graphql?query=${encodeURIComponent('query($id: String!) { record(record_id: $id) { record_id } }')}&variables=${encodeURIComponent(variables)}`;
     const res = await fetch(url, { headers: { Authorization: `Bearer ${h.ws.owner.key}`, Accept: 'application/json' } });
     const body = await res.json() as any;
-    // The same answer a POST with these variables gets.
+    // A GraphQL response (errors[], code and details in extensions), as a GraphQL client reads one.
     expect(res.status).toBe(400);
-    expect(body).toMatchObject({ code: 'validation_error', details: { param: 'constructor', rule: 'unknown_parameter' } });
+    expect(body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { param: 'constructor', rule: 'unknown_parameter' } });
+    // The same answer a POST with these variables gets.
+    const post = await gql({ query: 'query($id: String!) { record(record_id: $id) { record_id } }', variables: JSON.parse(variables) });
+    expect([post.status, post.body]).toEqual([res.status, body]);
+  });
+
+  it.each([
+    ['a NUL', { id: 'rec_a\u0000b' }, 'id', 'unicode'],
+    ['a lone surrogate', { id: 'rec_\ud800' }, 'id', 'unicode'],
+    ['nesting past 32 levels', { id: 'rec_x', deep: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) }, undefined, 'max_depth'],
+  ])('refuses variables holding %s as a GraphQL response, before anything runs', async (_, variables, param, rule) => {
+    const res = await gql({ query: 'query($id: String!) { record(record_id: $id) { record_id } }', variables });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'validation_error', details: { rule, ...(param ? { param } : {}) } });
   });
 
   it('answers an Int past 32 bits inside an input object variable with a 400 naming it, not a 500', async () => {
