@@ -7,7 +7,7 @@ import { escapable, escapedJson } from './json-escape.ts';
  * Reads a JSON request body with a size limit. An empty body is `{}` (a tool without
  * parameters); anything that is not JSON is a validation_error on `body`. A body declared as
  * another type (text/plain, a form) is HTTP's 415, as on /graphql: the body is not read as JSON
- * whatever it holds. No Content-Type at all is read as JSON, as curl's -d without -H sends it.
+ * whatever it holds. No Content-Type at all is read as JSON (a bare fetch or http.request sends none; curl -d sends a form type, and needs -H 'Content-Type: application/json').
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'];

@@ -188,6 +188,8 @@ function refuseVariables(ctx: Context, variables: unknown): boolean {
     return false;
   } catch (error) {
     if (!isCrmError(error)) throw error;
+    // Answered here, past the error middleware: the call log and metrics still get its code.
+    ctx.state.call.code = error.code;
     ctx.status = error.status;
     ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
     return true;
