@@ -16,8 +16,8 @@ export interface SmtpOutcome {
   ok: boolean;
   reply: string;
   /**
-   * A failure another try would repeat: the body does not render, or the server refused the mail
-   * with a permanent (5yz) reply. The email fails at once.
+   * A failure another try would repeat: the body does not render, or the server refused this
+   * mail's recipients or content with a permanent (5yz) reply. The email fails at once.
    */
   permanent?: boolean;
   /** On success, the recipients the server refused; empty when it took them all. */
@@ -54,7 +54,7 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
     });
     return { ok: true, reply: String(info.response ?? ''), refused: refusedIn(info) };
   } catch (error) {
-    const e = error as { response?: string; responseCode?: number; message?: string; code?: string };
+    const e = error as { response?: string; responseCode?: number; message?: string; code?: string; command?: string };
     if (e.response) return { ok: false, reply: e.response, permanent: permanentRefusal(e) };
     // Never the URL, which holds credentials.
     if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
@@ -65,13 +65,16 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
 }
 
 /**
- * Whether a server's refusal would be the same on every try: a 5yz reply is a permanent negative
- * completion (RFC 5321, 4.2.1), such as every recipient refused with 550, where a 4yz one (421
- * shutting down, 451 try later) is transient. A refused login (EAUTH) is retried whatever its
- * code: it is the relay's settings, which an admin may fix before the retries run out.
+ * Whether a server's refusal would be the same on every try of this email: a 5yz reply is a
+ * permanent negative completion (RFC 5321, 4.2.1), where a 4yz one (421 shutting down, 451 try
+ * later) is transient. Only replies about this email's own recipients (RCPT TO, such as every
+ * recipient refused with 550) or its content (DATA) fail it at once. A 5yz reply to the greeting,
+ * HELO, STARTTLS, AUTH or MAIL FROM concerns the relay or the sender address, which are the
+ * workspace's settings: an admin may fix them before the retries run out, so those are retried.
  */
-function permanentRefusal(e: { responseCode?: number; code?: string }): boolean {
-  return typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 && e.code !== 'EAUTH';
+function permanentRefusal(e: { responseCode?: number; command?: string }): boolean {
+  const fiveYz = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
+  return fiveYz && (e.command === 'RCPT TO' || e.command === 'DATA');
 }
 
 /**

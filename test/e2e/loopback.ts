@@ -22,7 +22,16 @@ export interface SmtpEndpoint {
  * An smtp-server that keeps every message, or refuses recipients with `refuse` (e.g. "550 …"):
  * every one, or with `refuseOnly` just those addresses (the others are taken).
  */
-export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean } = {}): Promise<SmtpEndpoint> {
+/** A reply such as '553 5.7.1 sender not allowed' as the error smtp-server sends back. */
+function refusal(reply: string): Error {
+  return Object.assign(new Error(reply.slice(4)), { responseCode: Number(reply.split(' ')[0]) });
+}
+
+/**
+ * An SMTP server on loopback. `refuse` answers RCPT TO (for `refuseOnly`'s addresses, or every
+ * one), `refuseSender` answers MAIL FROM and `refuseData` the end of DATA with the reply given.
+ */
+export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean; refuseSender?: string; refuseData?: string } = {}): Promise<SmtpEndpoint> {
   const mails: ReceivedMail[] = [];
   const auths: SmtpEndpoint['auths'] = [];
   const server = new SMTPServer({
@@ -31,15 +40,18 @@ export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; 
       auths.push({ username: String(auth.username), password: String(auth.password) });
       callback(null, { user: auth.username });
     },
+    onMailFrom(_address, _session, callback) {
+      return callback(opts.refuseSender ? refusal(opts.refuseSender) : undefined);
+    },
     onRcptTo(address, _session, callback) {
       if (!opts.refuse || (opts.refuseOnly && !opts.refuseOnly.includes(address.address))) return callback();
-      const [code] = opts.refuse.split(' ');
-      return callback(Object.assign(new Error(opts.refuse.slice(4)), { responseCode: Number(code) }));
+      return callback(refusal(opts.refuse));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (opts.refuseData) return callback(refusal(opts.refuseData));
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),

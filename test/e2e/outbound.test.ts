@@ -15,6 +15,10 @@ const SMTP_PASSWORD = 'smtp-pass-never-shown-42';
 let relay: SmtpEndpoint;
 let refusing: SmtpEndpoint;
 let picky: SmtpEndpoint;
+let senderRefused: SmtpEndpoint;
+let contentRefused: SmtpEndpoint;
+let strictSender: Harness;
+let strictContent: Harness;
 let h: Harness;
 let partial: Harness;
 let plain: Harness;
@@ -33,6 +37,10 @@ beforeAll(async () => {
   plain = await startHarness({ ...FAST, LOG_LEVEL: 'debug' });
   picky = await startSmtp({ refuse: '550 5.1.1 <bad@x.com>: no such mailbox', refuseOnly: ['bad@x.com', 'gone@x.com'] });
   partial = await startHarness({ ...FAST, SMTP_URL: picky.url });
+  senderRefused = await startSmtp({ refuseSender: '553 5.7.1 <crm@example.com>: sender address not allowed' });
+  strictSender = await startHarness({ ...FAST, SMTP_URL: senderRefused.url });
+  contentRefused = await startSmtp({ refuseData: '554 5.6.0 message content rejected' });
+  strictContent = await startHarness({ ...FAST, SMTP_URL: contentRefused.url });
 });
 afterAll(async () => {
   process.stderr.write = realWrite;
@@ -42,6 +50,10 @@ afterAll(async () => {
   await relay?.close();
   await refusing?.close();
   await picky?.close();
+  await strictSender?.close();
+  await strictContent?.close();
+  await senderRefused?.close();
+  await contentRefused?.close();
 });
 
 async function ok(on: Harness, tool: string, params: unknown, key = on.ws.owner.key) {
@@ -137,6 +149,22 @@ describe('recipients the server refuses', () => {
     expect(failed.error).toContain('550 5.1.1');
     // A 5yz reply is the same on every try (RFC 5321): not retried.
     expect(failed.attempts).toBe(1);
+  });
+
+  it('ends failed at once when the server refuses the content permanently at DATA', async () => {
+    const sent = await ok(strictContent, 'email.send', { to: 'ana@example.com', subject: 'Content', body: 'Hi' });
+    const failed = await eventually(emailIn(strictContent, sent.email_id, 'failed'));
+    expect(failed.error).toContain('554 5.6.0');
+    expect(failed.attempts).toBe(1);
+    expect(contentRefused.mails).toHaveLength(0);
+  });
+
+  it('retries a 5yz refusal of the sender (MAIL FROM), which is the relay settings rather than this email', async () => {
+    const sent = await ok(strictSender, 'email.send', { to: 'ana@example.com', subject: 'Sender', body: 'Hi' });
+    const failed = await eventually(emailIn(strictSender, sent.email_id, 'failed'));
+    expect(failed.error).toContain('553 5.7.1');
+    // COMMS_MAX_ATTEMPTS is 3: every try was made.
+    expect(failed.attempts).toBe(3);
   });
 });
 
