@@ -18,18 +18,15 @@ export interface SmtpEndpoint {
   close(): Promise<void>;
 }
 
-/**
- * An smtp-server that keeps every message, or refuses recipients with `refuse` (e.g. "550 …"):
- * every one, or with `refuseOnly` just those addresses (the others are taken).
- */
 /** A reply such as '553 5.7.1 sender not allowed' as the error smtp-server sends back. */
 function refusal(reply: string): Error {
   return Object.assign(new Error(reply.slice(4)), { responseCode: Number(reply.split(' ')[0]) });
 }
 
 /**
- * An SMTP server on loopback. `refuse` answers RCPT TO (for `refuseOnly`'s addresses, or every
- * one), `refuseSender` answers MAIL FROM and `refuseData` the end of DATA with the reply given.
+ * An smtp-server that keeps every message, or refuses with the reply given (e.g. "550 …"):
+ * recipients with `refuse` (every one, or with `refuseOnly` just those addresses, the others being
+ * taken), the sender with `refuseSender` (MAIL FROM), the message with `refuseData` (end of DATA).
  */
 export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean; refuseSender?: string; refuseData?: string } = {}): Promise<SmtpEndpoint> {
   const mails: ReceivedMail[] = [];
