@@ -110,7 +110,7 @@ export const objectTools = [
     name: 'objects.update_field',
     scope: 'objects',
     title: 'Update or archive a field',
-    description: 'Changes a field\'s name, description, required/unique flags or options; archived: true archives it (values kept, no longer writable), false restores it. The type never changes. Owners and admins only. Example: {"slug": "companies", "field_slug": "tier", "options": ["gold", "silver", "bronze"]}.',
+    description: 'Changes a field\'s name, description, required/unique flags or options (options left out become retired_options: records keep them and filters take them, writes do not); archived: true archives it (values kept, no longer writable), false restores it. The type never changes. Owners and admins only. Example: {"slug": "companies", "field_slug": "tier", "options": ["gold", "silver", "bronze"]}.',
     input: z.strictObject({ slug: objectSlug, field_slug: slug('Slug of the field to change'), ...fieldPatch }),
     output: objectTypeOutput,
     annotations: UPDATES,

@@ -71,6 +71,8 @@ export const fieldOutput = z.object({
   unique: z.boolean(),
   archived: z.boolean(),
   options: z.array(z.string()).nullable(),
+  retired_options: z.array(z.string()).nullable()
+    .describe('select, multi_select, status: options a change removed that records may still hold; filters take them, writes do not.'),
   target: z.string().nullable(),
   many: z.boolean().nullable(),
   currency_code: z.string().nullable(),
@@ -93,7 +95,7 @@ export const objectTypeOutput = z.object({
 });
 
 /** The GraphQL selection of a field definition, shared by object types and lists. */
-const FIELDS_SELECTION = 'fields { id slug name type description required unique archived options target many currency_code max position created_at }';
+const FIELDS_SELECTION = 'fields { id slug name type description required unique archived options retired_options target many currency_code max position created_at }';
 
 export const OBJECT_TYPE_SELECTION = `id slug name icon color description standard created_at updated_at ${FIELDS_SELECTION}`;
 

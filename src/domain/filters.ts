@@ -6,7 +6,7 @@ import type { ObjectType } from './types.ts';
 import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
 import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
 import { liveFields, notALiveField } from './fields/record-data.ts';
-import { boundedText, isMultiValued, validateScalar, type FieldShape } from './fields/values.ts';
+import { boundedText, isMultiValued, validateFilterScalar, type FieldShape } from './fields/values.ts';
 
 /**
  * The public filter language (records.list `filters`, report and view filters) parsed into the
@@ -18,7 +18,8 @@ import { boundedText, isMultiValued, validateScalar, type FieldShape } from './f
  * - Field names are the live data fields and the system fields `record_id` (alias `id`),
  *   `created_at`, `updated_at`.
  * - Values go through the field's own validator (options, lower-cased emails, normalised
- *   timestamps, real dates). Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
+ *   timestamps, real dates); an option field also takes its retired options, which records may
+ *   still hold. Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
  *   contains/starts_with/ends_with take a non-empty text of at most 10,000 characters (on a multi-valued field, contains
  *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty take true (or null)
  *   or false, which negates them (`{is_empty: false}` is is_not_empty); any other value is refused.
@@ -128,7 +129,7 @@ class FilterParser {
 
   private scalar(target: Target, value: unknown, param: string): string | number | boolean {
     const widened = target.shape.type === 'timestamp' && typeof value === 'string' && DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value;
-    return validateScalar(target.shape, widened, param);
+    return validateFilterScalar(target.shape, widened, param);
   }
 
   private list(target: Target, value: unknown, param: string): Array<string | number | boolean> {

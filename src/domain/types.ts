@@ -61,6 +61,11 @@ export interface ApiKey {
 export interface FieldConfig {
   /** select, multi_select, status: the allowed values, in order (status stages are ordered). */
   options?: string[];
+  /**
+   * select, multi_select, status: options removed by a field patch, which records may still hold.
+   * Filters take them; writes refuse them. Derived by the patch, oldest first, at most 500.
+   */
+  retired_options?: string[];
   /** record_reference: slug of the target object type. */
   target?: string;
   /** record_reference: whether the field holds many references (an array of record ids). */

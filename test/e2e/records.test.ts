@@ -125,6 +125,50 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     }
   });
 
+  it('keeps an option a field drops findable by filters and views, and refuses to write it', async () => {
+    const slug = `tickets_${style}`;
+    await ok('objects.create', {
+      slug, name: 'Tickets', fields: [
+        { slug: 'title', name: 'Title', type: 'text' },
+        { slug: 'phase', name: 'Phase', type: 'status', options: ['open', 'pending', 'closed'] },
+        { slug: 'labels', name: 'Labels', type: 'multi_select', options: ['bug', 'question'] },
+      ],
+    });
+    const waiting = await ok('records.create', { object_type_slug: slug, data: { title: 'Waiting', phase: 'pending', labels: ['question'] } });
+    await ok('records.create', { object_type_slug: slug, data: { title: 'Fresh', phase: 'open', labels: ['bug'] } });
+    const view = await ok('views.create', { name: `Pending ${style}`, object_type_slug: slug, filters: { phase: 'pending' } });
+
+    const patched = await ok('objects.update_field', { slug, field_slug: 'phase', options: ['open', 'closed'] });
+    expect(patched.fields.find((f: { slug: string }) => f.slug === 'phase')).toMatchObject({ options: ['open', 'closed'], retired_options: ['pending'] });
+    await ok('objects.update_field', { slug, field_slug: 'labels', options: ['bug'] });
+    const fields = (await ok('objects.get', { slug })).fields;
+    expect(fields.map((f: { slug: string; retired_options: unknown }) => [f.slug, f.retired_options]))
+      .toEqual([['title', null], ['phase', ['pending']], ['labels', ['question']]]);
+
+    // The record still holds the dropped values, and every filter form reaches it.
+    const ids = async (filters: unknown) => (await ok('records.list', { object_type_slug: slug, filters })).items.map((r: { record_id: string }) => r.record_id);
+    expect(await ids({ phase: 'pending' })).toEqual([waiting.record_id]);
+    expect(await ids({ phase: { in: ['pending', 'closed'] } })).toEqual([waiting.record_id]);
+    expect(await ids({ labels: { contains: 'question' } })).toEqual([waiting.record_id]);
+    expect(await ids((await ok('views.get', { view_id: view.id })).filters)).toEqual([waiting.record_id]);
+    expect(await call('records.list', { object_type_slug: slug, filters: { phase: 'pendng' } }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'filters.phase', suggestion: 'pending' } });
+
+    // Writes take only the offered options; a patch of another field leaves the old value alone.
+    expect((await ok('records.update', { record_id: waiting.record_id, data: { title: 'Still waiting' } })).data)
+      .toEqual({ title: 'Still waiting', phase: 'pending', labels: ['question'] });
+    const refused = await call('records.update', { record_id: waiting.record_id, data: { phase: 'pending' } });
+    expect(refused).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.phase', rule: 'enum', retired: true, allowed: ['open', 'closed'] } });
+    expect((refused as { message: string }).message).toContain('retired option');
+    expect(await call('records.create', { object_type_slug: slug, data: { title: 'New', labels: ['question'] } }))
+      .toMatchObject({ ok: false, status: 400, details: { param: 'data.labels[0]', retired: true } });
+
+    // Offered again, an option is writable and no longer listed as retired.
+    const restored = await ok('objects.update_field', { slug, field_slug: 'phase', options: ['open', 'pending', 'closed'] });
+    expect(restored.fields.find((f: { slug: string }) => f.slug === 'phase').retired_options).toEqual([]);
+    expect((await ok('records.update', { record_id: waiting.record_id, data: { phase: 'pending' } })).data.phase).toBe('pending');
+  });
+
   it('keeps a record of a deleted object type deleted when a new type takes its slug', async () => {
     const slug = `ghosts_${style}`;
     const type = { slug, name: 'Ghosts', fields: [{ slug: 'name', name: 'Name', type: 'text' }] };

@@ -106,10 +106,34 @@ describe('validateFieldPatch', () => {
   });
 
   it('replaces options with a new unique list and returns the whole config', () => {
-    expect(validateFieldPatch(fieldOf('priority'), { config: { options: ['p1', 'p2'] } }, 'patch')).toEqual({ config: { options: ['p1', 'p2'] } });
+    expect(validateFieldPatch(fieldOf('priority'), { config: { options: ['p1', 'p2'] } }, 'patch'))
+      .toEqual({ config: { options: ['p1', 'p2'], retired_options: ['low', 'medium', 'high'] } });
     expect(validateFieldPatch(fieldOf('members'), { config: { target: 'contacts' } }, 'patch'))
       .toEqual({ config: { target: 'contacts', many: true } });
     expect(ruleOf(() => validateFieldPatch(fieldOf('priority'), { config: { options: ['p1', 'p1'] } }, 'patch'))).toMatchObject({ rule: 'duplicate' });
+  });
+
+  it('keeps the options a patch drops as retired_options, which the caller cannot set', () => {
+    const priority = fieldOf('priority');
+    const dropped = validateFieldPatch(priority, { config: { options: ['low', 'high', 'urgent'] } }, 'patch');
+    expect(dropped).toEqual({ config: { options: ['low', 'high', 'urgent'], retired_options: ['medium'] } });
+
+    // Retired before, then dropped now: oldest first; an option offered again leaves the list.
+    const later = { ...priority, config: dropped.config! };
+    expect(validateFieldPatch(later, { config: { options: ['medium', 'urgent'] } }, 'patch').config)
+      .toEqual({ options: ['medium', 'urgent'], retired_options: ['low', 'high'] });
+    expect(validateFieldPatch(later, { config: { options: ['low', 'medium', 'high', 'urgent'] } }, 'patch').config)
+      .toEqual({ options: ['low', 'medium', 'high', 'urgent'] });
+
+    expect(ruleOf(() => validateFieldPatch(priority, { config: { retired_options: ['low'] } } as never, 'patch')))
+      .toMatchObject({ param: 'patch.retired_options', rule: 'unsupported' });
+  });
+
+  it('keeps at most 500 retired options, the most recently dropped', () => {
+    const many = (prefix: string) => Array.from({ length: 500 }, (_, i) => `${prefix}${i}`);
+    const field = { ...fieldOf('priority'), config: { options: many('b'), retired_options: many('a') } };
+    const retired = validateFieldPatch(field, { config: { options: ['c'] } }, 'patch').config!.retired_options!;
+    expect(retired).toEqual(many('b'));
   });
 
   it('refuses to change the type, the target or many', () => {

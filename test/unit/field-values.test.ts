@@ -124,6 +124,15 @@ describe('each field type rejects invalid values with a rule an agent can act on
     expect(error.message).toContain('did you mean "high"?');
   });
 
+  it('refuses a retired option, saying it was retired, and offers the current ones', () => {
+    const retiring = (slug: string): FieldDef => ({ ...field(slug), config: { ...field(slug).config, retired_options: ['urgent'] } });
+    const error = failure(() => validateFieldValue(retiring('priority'), 'urgent', 'data.priority'));
+    expect(error.message).toBe('data.priority "urgent" is a retired option: records may keep it, but it cannot be written; allowed: low, medium, high');
+    expect(error.details).toMatchObject({ param: 'data.priority', rule: 'enum', allowed: ['low', 'medium', 'high'], retired: true });
+    expect(failure(() => validateFieldValue(retiring('tags'), ['alpha', 'urgent'], 'data.tags')).details).toMatchObject({ param: 'data.tags[1]', retired: true });
+    expect(validateFieldValue(retiring('priority'), 'low', 'data.priority')).toBe('low');
+  });
+
   it('points at the failing element of a multi-valued field', () => {
     expect(reject('tags', ['alpha', 'gamme']).details).toMatchObject({ param: 'data.tags[1]', suggestion: 'gamma' });
     expect(reject('members', [REC_A, REC_B, 'bad']).details?.param).toBe('data.members[2]');

@@ -178,6 +178,19 @@ describe('parseFilter: values go through the field validators', () => {
     expect(error.details).toMatchObject({ param: 'filters.stage', rule: 'enum', suggestion: 'won' });
   });
 
+  it('takes an option the field retired, since records may still hold it', () => {
+    const retired = {
+      ...deals,
+      fields: deals.fields.map((f) => (f.slug === 'stage' ? { ...f, config: { options: ['qualified', 'won', 'lost'], retired_options: ['lead', 'proposal'] } } : f)),
+    };
+    expect(parseFilter(retired, { stage: 'lead' })).toEqual(cmp('stage', 'eq', 'lead'));
+    expect(parseFilter(retired, { stage: { not_in: ['proposal', 'won'] } })).toEqual(cmp('stage', 'not_in', ['proposal', 'won']));
+    // Neither offered nor retired: refused, with the nearest of both as the suggestion.
+    expect(failure(() => parseFilter(retired, { stage: 'leed' })).details)
+      .toMatchObject({ param: 'filters.stage', rule: 'enum', allowed: ['qualified', 'won', 'lost', 'lead', 'proposal'], suggestion: 'lead' });
+    expect(failure(() => parseFilter(deals, { stage: 'urgent' })).details).toMatchObject({ rule: 'enum' });
+  });
+
   it('normalises emails and urls for exact comparisons', () => {
     expect(parseFilter(contacts, { email: ' ANN@Acme.COM' })).toEqual(cmp('email', 'eq', 'ann@acme.com'));
     expect(parse({ website: { ne: 'HTTPS://Acme.com/Jobs' } })).toEqual(cmp('website', 'ne', 'https://acme.com/Jobs'));

@@ -43,7 +43,7 @@ export function typeError(param: string, expected: string, value: unknown): CrmE
 }
 
 /** Names for a message: the first 30, then how many more. */
-function listNames(names: readonly string[]): string {
+export function listNames(names: readonly string[]): string {
   const shown = names.slice(0, 30).join(', ');
   return names.length > 30 ? `${shown}, … (${names.length - 30} more)` : shown;
 }

@@ -18,6 +18,8 @@ import { DEFAULT_CURRENCY, DEFAULT_RATING_MAX } from './values.ts';
  *   (1–500 unique non-empty strings, trimmed); record_reference `target` (an object type slug)
  *   and `many` (default false); currency `currency_code` (three upper-case letters, default
  *   USD); rating `max` (integer 1–10, default 5).
+ * - Options a patch drops are kept as `retired_options` (derived, never given): records may still
+ *   hold them, filters take them, writes refuse them.
  * - A patch cannot change the type, the slug, a reference's target or its `many`.
  */
 
@@ -169,10 +171,26 @@ function validateConfigPatch(field: FieldDef, value: unknown, param: string): Fi
       throw validationError(at(key), `${at(key)} cannot change (it is ${JSON.stringify(current)}); add a new field instead`, { rule: 'immutable' });
     }
   }
-  if (patch['options'] !== undefined) out.options = validateOptions(patch['options'], at('options'));
+  if (patch['options'] !== undefined) {
+    out.options = validateOptions(patch['options'], at('options'));
+    const retired = retiredOptions(field.config, out.options);
+    if (retired.length > 0) out.retired_options = retired;
+    else delete out.retired_options;
+  }
   if (patch['currency_code'] !== undefined) out.currency_code = validateCurrencyCode(patch['currency_code'], at('currency_code'));
   if (patch['max'] !== undefined) out.max = expectInteger(patch['max'], at('max'), 1, 10);
   return out;
+}
+
+/**
+ * The options a field no longer offers but records may still hold: those the new list drops,
+ * after the ones retired before (an option offered again leaves the list), the most recent
+ * MAX_OPTIONS kept. Filters take them, so the records holding one stay findable; writes do not.
+ */
+function retiredOptions(before: FieldConfig, options: readonly string[]): string[] {
+  const offered = new Set(options);
+  const retired = [...(before.retired_options ?? []), ...(before.options ?? [])].filter((o) => !offered.has(o));
+  return [...new Set(retired.reverse())].reverse().slice(-MAX_OPTIONS);
 }
 
 /**

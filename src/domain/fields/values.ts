@@ -1,7 +1,7 @@
 import { validationError } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import type { FieldConfig, FieldDef, FieldType } from '../types.ts';
-import { characterCount, dedupe, enumError, expectInteger, expectString, longerThan, typeError } from './checks.ts';
+import { characterCount, dedupe, enumError, expectInteger, expectString, listNames, longerThan, typeError } from './checks.ts';
 
 /**
  * One validator per field type. Each takes a value that is not null
@@ -16,7 +16,7 @@ import { characterCount, dedupe, enumError, expectInteger, expectString, longerT
  * | checkbox | a boolean | the boolean |
  * | date | `YYYY-MM-DD`, a real calendar date | as given |
  * | timestamp | ISO-8601 date-time with `Z` or `±hh:mm` | `new Date(v).toISOString()` (UTC, ms) |
- * | select, status | one of `config.options`, case-sensitive | as given |
+ * | select, status | one of `config.options`, case-sensitive (filters also take `retired_options`) | as given |
  * | multi_select | an array of options | de-duplicated, order kept |
  * | email | `local@domain.tld` | trimmed, lower-cased |
  * | phone | 7–20 digits; digits, spaces, `+ - ( ) .` only (`+` only first) | trimmed |
@@ -146,7 +146,22 @@ function timestamp(value: unknown, param: string): string {
 function option(value: unknown, param: string, config: FieldConfig): string {
   const options = config.options ?? [];
   const s = expectString(value, param, 'a string (one of the options)');
-  if (!options.includes(s)) throw enumError(param, s, options);
+  if (options.includes(s)) return s;
+  if (config.retired_options?.includes(s)) {
+    throw validationError(param, `${param} ${JSON.stringify(s)} is a retired option: records may keep it, but it cannot be written; allowed: ${listNames(options)}`, {
+      rule: 'enum', allowed: options, retired: true,
+    });
+  }
+  throw enumError(param, s, options);
+}
+
+/** A filter's option: one the field offers or one it retired, which records may still hold. */
+function filterOption(value: unknown, param: string, config: FieldConfig): string {
+  const retired = config.retired_options;
+  if (retired === undefined || retired.length === 0) return option(value, param, config);
+  const s = expectString(value, param, 'a string (one of the options)');
+  const known = [...(config.options ?? []), ...retired];
+  if (!known.includes(s)) throw enumError(param, s, known);
   return s;
 }
 
@@ -226,6 +241,15 @@ export function isMultiValued(field: FieldShape): boolean {
 /** One value of the field's type; for a multi-valued field, one element (an option, a record id). */
 export function validateScalar(field: FieldShape, value: unknown, param: string): StoredScalar {
   return SCALAR_CHECKS[field.type](value, param, field.config);
+}
+
+/**
+ * One value a filter compares with, as validateScalar checks it, except that an option the field
+ * retired is taken too: records written before its removal still hold it.
+ */
+export function validateFilterScalar(field: FieldShape, value: unknown, param: string): StoredScalar {
+  if (field.type === 'select' || field.type === 'status' || field.type === 'multi_select') return filterOption(value, param, field.config);
+  return validateScalar(field, value, param);
 }
 
 /** The whole value to store for a non-null input; an array for multi-valued fields (may be empty). */

@@ -7,7 +7,7 @@ import { builder } from '../builder.ts';
 export const FieldTypeEnum = builder.enumType('FieldType', { values: FIELD_TYPES });
 
 export const FieldRef = builder.objectRef<FieldDef>('Field').implement({
-  description: 'A field definition. Per-type settings are flattened: options, target, many, currency_code, max.',
+  description: 'A field definition. Per-type settings are flattened: options, retired_options, target, many, currency_code, max.',
   fields: (t) => ({
     id: t.exposeString('id'),
     slug: t.exposeString('slug'),
@@ -18,6 +18,11 @@ export const FieldRef = builder.objectRef<FieldDef>('Field').implement({
     unique: t.exposeBoolean('unique'),
     archived: t.exposeBoolean('archived'),
     options: t.stringList({ nullable: true, resolve: (f) => f.config.options ?? null }),
+    retired_options: t.stringList({
+      nullable: true,
+      description: 'select, multi_select, status: options removed from `options` that records may still hold; filters take them, writes do not. Empty when none.',
+      resolve: (f) => (f.config.options === undefined ? null : (f.config.retired_options ?? [])),
+    }),
     target: t.string({ nullable: true, resolve: (f) => f.config.target ?? null }),
     many: t.boolean({ nullable: true, resolve: (f) => (f.type === 'record_reference' ? (f.config.many ?? false) : null) }),
     currency_code: t.string({ nullable: true, resolve: (f) => f.config.currency_code ?? null }),
