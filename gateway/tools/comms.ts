@@ -10,8 +10,9 @@ import { page, pageOutput, pageSize, recordId, recordIds } from './shapes.ts';
 /** email.*, messages.* and meetings.*: talking to people, kept on the records' timelines. */
 
 const address = z.string().min(3).max(254);
-const addresses = (what: string) => z.union([address, z.array(address).min(1).max(MAX_RECIPIENTS)])
-  .describe(`${what}: one address ("ana@example.com") or an array; at most ${MAX_RECIPIENTS} across to, cc and bcc.`);
+/** `to` needs an address; cc and bcc may be an empty array (none), as a script builds them. */
+const addresses = (what: string, least: 0 | 1 = 1) => z.union([address, z.array(address).min(least).max(MAX_RECIPIENTS)])
+  .describe(`${what}: one address ("ana@example.com") or an array${least === 0 ? ' (empty: none)' : ''}; at most ${MAX_RECIPIENTS} across to, cc and bcc.`);
 const isoTime = z.string().min(10).max(40);
 /** What an email.send answer adds when it goes out: status changes as the outbox works. */
 const OUTBOUND = { openWorldHint: true } as const;
@@ -45,7 +46,7 @@ export const commsTools = [
     title: 'Send an email',
     description: 'Queues an email for delivery over SMTP and puts it on the linked records\' timelines. The answer is immediate: status "queued" (a worker sends it and it ends "sent" or "failed" with the server\'s reply in error; "sent" with error set names the recipients the server refused while it took the others; check with email.list) or "stored" with a reason when no SMTP relay or smtp integration exists. Markdown bodies go out as HTML with a plain-text part. Example: {"to": "ana@example.com", "subject": "Proposal", "body": "Hi Ana, …", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
-      to: addresses('Recipients'), cc: addresses('Copy recipients').optional(), bcc: addresses('Blind copy recipients').optional(),
+      to: addresses('Recipients'), cc: addresses('Copy recipients', 0).optional(), bcc: addresses('Blind copy recipients', 0).optional(),
       subject: z.string().min(1).max(998).describe('One line.'), body: z.string().max(100_000).describe('The message, plain text or markdown.'),
       body_format: z.enum(['text', 'markdown']).optional().describe(`text (default) or markdown (sent as HTML with a text alternative). Markdown is rendered when sent: block quotes, lists, links and emphasis nested more than ${MARKDOWN_MAX_DEPTH} levels deep, or a body that takes over ${MARKDOWN_RENDER_MS} ms to render, is refused (validation_error on body).`),
       record_ids: recordIds.optional(),

@@ -72,6 +72,13 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     expect(tooMany.ok || tooMany.message).toContain('50');
   });
 
+  it('reads an empty cc or bcc as none, while to still needs an address', async () => {
+    const sent = await ok('email.send', { to: 'ana@example.com', cc: [], bcc: [], subject: `Empty copies ${style}`, body: 'b' });
+    expect(sent).toMatchObject({ to: ['ana@example.com'], cc: [], bcc: [] });
+    expect(await call('email.send', { to: [], cc: ['boss@example.com'], subject: 'x', body: 'y' }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'to' } });
+  });
+
   it('delivers internal messages at once, keeps sms as stored, and threads replies', async () => {
     const rec = await contact('Bo');
     const first = await ok('messages.send', { channel: 'internal', body: 'Bo signed', record_ids: [rec] });
