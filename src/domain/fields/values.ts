@@ -157,12 +157,9 @@ function option(value: unknown, param: string, config: FieldConfig): string {
 
 /** A filter's option: one the field offers or one it retired, which records may still hold. */
 function filterOption(value: unknown, param: string, config: FieldConfig): string {
-  const retired = config.retired_options;
-  if (retired === undefined || retired.length === 0) return option(value, param, config);
   const s = expectString(value, param, 'a string (one of the options)');
-  const known = [...(config.options ?? []), ...retired];
-  if (!known.includes(s)) throw enumError(param, s, known);
-  return s;
+  if (config.options?.includes(s) || config.retired_options?.includes(s)) return s;
+  throw enumError(param, s, [...(config.options ?? []), ...(config.retired_options ?? [])]);
 }
 
 const EMAIL_SHAPE = /^[^\s@"(),:;<>[\]\\]+@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/;
