@@ -63,7 +63,7 @@ export function createApp(deps: GatewayDeps, options: AppOptions = {}): Koa<Gate
   app.use(router.routes());
   app.use(async (ctx) => {
     ctx.status = 404;
-    ctx.body = { error: `no route for ${ctx.method} ${ctx.path}; tools are at POST ${deps.config.restPrefix}/<category>/<action>` };
+    ctx.body = { error: `no route for ${ctx.method} ${ctx.path}; tools are at POST ${deps.config.restPrefix}/<category>/<action>`, code: 'not_found' };
   });
   return app;
 }

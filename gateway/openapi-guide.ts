@@ -54,7 +54,8 @@ first: what a tool call refuses, \`/graphql\` refuses with the same message and 
 
 ## Errors
 Every failure carries one of these codes, whichever way it came in; \`details.param\` names the
-parameter at fault.
+parameter at fault. A path the service does not serve is 404 \`not_found\`; a wrong HTTP method is
+HTTP's own answer, 405 with an \`Allow\` header and a body \`{"error": "..."}\` (on MCP a JSON-RPC error).
 
 ${errorTable()}
 

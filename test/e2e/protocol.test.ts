@@ -188,6 +188,14 @@ describe('REST and bridge edges', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_error', details: { param: 'body' } });
   });
 
+  it('answers a path it does not serve with 404 not_found in shape A, whatever the method', async () => {
+    for (const [method, path] of [['POST', '/v1/records/get/extra'], ['GET', '/nowhere'], ['POST', '/mcp/api/other']]) {
+      const res = await fetch(`${h.url}${path}`, { method, headers: { Authorization: `Bearer ${h.ws.owner.key}` } });
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+      expect(await res.json()).toEqual({ error: `no route for ${method} ${path}; tools are at POST /v1/<category>/<action>`, code: 'not_found' });
+    }
+  });
+
   it('answers GET on a tool path with 405', async () => {
     const res = await fetch(`${h.url}/v1/records/list`, { headers: { Authorization: `Bearer ${h.ws.owner.key}` } });
     expect(res.status).toBe(405);
