@@ -169,6 +169,23 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.update', { record_id: waiting.record_id, data: { phase: 'pending' } })).data.phase).toBe('pending');
   });
 
+  it('makes a field unique only when no two records share a value, and then claims the values they hold', async () => {
+    const slug = `parts_${style}`;
+    await ok('objects.create', { slug, name: 'Parts', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'sku', name: 'SKU', type: 'text' }] });
+    const a = await ok('records.create', { object_type_slug: slug, data: { name: 'A', sku: 'X1' } });
+    const b = await ok('records.create', { object_type_slug: slug, data: { name: 'B', sku: 'X1' } });
+    const refused = await call('objects.update_field', { slug, field_slug: 'sku', unique: true });
+    expect(refused).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'unique', field: 'sku', value: 'X1' } });
+    expect((refused as { details: { record_ids: string[] } }).details.record_ids.sort()).toEqual([a.record_id, b.record_id].sort());
+
+    await ok('records.update', { record_id: b.record_id, data: { sku: 'X2' } });
+    await ok('objects.update_field', { slug, field_slug: 'sku', unique: true });
+    expect(await call('records.create', { object_type_slug: slug, data: { name: 'C', sku: 'X1' } }))
+      .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'data.sku' } });
+    // The holder of a value claimed by the change still saves changes to its other fields.
+    expect((await ok('records.update', { record_id: a.record_id, data: { name: 'A renamed' } })).data).toEqual({ name: 'A renamed', sku: 'X1' });
+  });
+
   it('keeps a record of a deleted object type deleted when a new type takes its slug', async () => {
     const slug = `ghosts_${style}`;
     const type = { slug, name: 'Ghosts', fields: [{ slug: 'name', name: 'Name', type: 'text' }] };

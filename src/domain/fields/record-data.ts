@@ -1,4 +1,4 @@
-import { validationError, type CrmError } from '../errors.ts';
+import { CrmError, validationError } from '../errors.ts';
 import type { FieldDef, ObjectType, RecordData } from '../types.ts';
 import type { FieldRef, UniqueClaim } from '../store/port.ts';
 import { isPlainObject, suggestError, typeError } from './checks.ts';
@@ -85,6 +85,37 @@ export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueCl
   const claims: UniqueClaim[] = [];
   for (const f of fieldIndex(objectType).liveUnique) {
     if (!isNoValue(data[f.slug])) claims.push({ field: f.slug, value: uniqueKey(f, data[f.slug] as StoredValue) });
+  }
+  return claims;
+}
+
+/** Whether a field's values are claimed by the records holding them: a unique field that is not archived. */
+export function claimsValues(field: Pick<FieldDef, 'unique' | 'archived'>): boolean {
+  return field.unique && !field.archived;
+}
+
+/**
+ * The claims a field takes when it starts claiming values (made unique, or a unique field taken out
+ * of the archive), one per live record holding a value; `param` is the patch key that started it.
+ * Two records holding one value make the change a conflict naming both: the first to be written
+ * would take the value and leave the other unable to save any change.
+ */
+export function fieldClaims(
+  objectSlug: string, field: Pick<FieldDef, 'slug' | 'type' | 'config'>, held: Iterable<{ record_id: string; value: unknown }>, param: string,
+): Array<{ record_id: string; value: string }> {
+  const holders = new Map<string, string>();
+  const claims: Array<{ record_id: string; value: string }> = [];
+  for (const { record_id, value } of held) {
+    if (isNoValue(value)) continue;
+    const key = uniqueKey(field, value as StoredValue);
+    const other = holders.get(key);
+    if (other !== undefined) {
+      throw new CrmError('conflict', `${objectSlug}.${field.slug} cannot be unique while records ${other} and ${record_id} both hold ${JSON.stringify(value)}; change or clear one of them first`, {
+        param, field: field.slug, rule: 'unique', value: key, record_ids: [other, record_id],
+      });
+    }
+    holders.set(key, record_id);
+    claims.push({ record_id, value: key });
   }
   return claims;
 }

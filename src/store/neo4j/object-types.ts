@@ -1,11 +1,12 @@
 import { notFound, objectTypeInUse } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
-import type { ObjectType } from '../../domain/types.ts';
+import { claimsValues, fieldClaims } from '../../domain/fields.ts';
+import type { FieldDef, ObjectType, RecordData } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
 import * as Q from './cypher/object-types.ts';
-import { COUNT_RECORDS } from './cypher/records.ts';
+import { COUNT_RECORDS, HELD_VALUES, RELEASE_FIELD_CLAIMS, WRITE_CLAIMS } from './cypher/records.ts';
 import { toObjectType } from './rows.ts';
 import { idFor, now } from './stamps.ts';
 import { definedOnly } from './settings.ts';
@@ -41,6 +42,22 @@ export async function requireObjectType(tx: Tx, workspaceId: string, slug: strin
   const found = await findObjectType(tx, workspaceId, slug);
   if (!found) throw notFound('object type', slug);
   return found;
+}
+
+/**
+ * Keeps a field's unique claims in step with a patch, in its transaction, as the SQLite adapter
+ * does: a field that starts claiming values claims those its live records hold (a conflict when
+ * two hold one), one that stops releases them.
+ */
+async function reclaimValues(tx: Tx, type: ObjectType, before: FieldDef, patch: FieldPatch): Promise<void> {
+  const claiming = claimsValues({ unique: patch.unique ?? before.unique, archived: patch.archived ?? before.archived });
+  if (claiming === claimsValues(before)) return;
+  await tx.rows(bind(RELEASE_FIELD_CLAIMS, { object_type_id: type.id, field: before.slug }));
+  if (!claiming) return;
+  const held = (await tx.rows(bind(HELD_VALUES, { object_type_id: type.id })))
+    .map((r) => ({ record_id: String(r.record_id), value: (JSON.parse(String(r.data)) as RecordData)[before.slug] }));
+  const claims = fieldClaims(type.slug, before, held, patch.unique === true && !before.unique ? 'unique' : 'archived');
+  if (claims.length > 0) await tx.rows(bind(WRITE_CLAIMS, { claims: claims.map((claim) => ({ ...claim, field: before.slug })) }));
 }
 
 /** Object type and field methods of the Store. */
@@ -103,6 +120,8 @@ export function objectTypeMethods(conn: Connection) {
         const type = await requireObjectType(tx, workspaceId, objectSlug);
         const row = await tx.first(bind(Q.UPDATE_FIELD, { workspace_id: workspaceId, slug: objectSlug, field_slug: fieldSlug, patch: set, now: now() }));
         if (!row) throw notFound('field', `${objectSlug}.${fieldSlug}`);
+        const before = type.fields.find((f) => f.slug === fieldSlug);
+        if (before) await reclaimValues(tx, type, before, patch);
         return reread(tx, workspaceId, type.id);
       });
     },

@@ -1,4 +1,5 @@
 import { notFound, objectTypeInUse } from '../../domain/errors.ts';
+import { claimsValues, fieldClaims } from '../../domain/fields.ts';
 import type { FieldDef, ObjectType } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { assignments, insertSql, perConnection, type Connection, type SqlParam } from './connection.ts';
@@ -23,6 +24,28 @@ export function requireObjectType(c: Connection, workspaceId: string, slug: stri
   const row = findObjectType(c, workspaceId, slug);
   if (!row) throw notFound('object type', slug);
   return row;
+}
+
+/**
+ * Keeps a field's unique claims in step with a patch, in its transaction: a field that starts
+ * claiming values (made unique, or a unique field taken out of the archive) claims those its live
+ * records hold, refused as a conflict when two hold one (fieldClaims); one that stops releases
+ * them, so none is left behind to refuse a write after the flag comes back.
+ */
+function reclaimValues(c: Connection, type: ObjectTypeRow, before: FieldDef, patch: FieldPatch): void {
+  const after = { unique: patch.unique ?? before.unique, archived: patch.archived ?? before.archived };
+  const claiming = claimsValues(after);
+  if (claiming === claimsValues(before)) return;
+  c.run('DELETE FROM record_uniques WHERE object_type_pk = ? AND field = ?', type.pk, before.slug);
+  if (!claiming) return;
+  const held = c.all<{ pk: number; record_id: string; value: unknown }>(
+    'SELECT pk, id AS record_id, json_extract(data, ?) AS value FROM records WHERE object_type_pk = ? AND deleted_at IS NULL AND json_extract(data, ?) IS NOT NULL',
+    `$.${before.slug}`, type.pk, `$.${before.slug}`,
+  );
+  const pks = new Map(held.map((r) => [r.record_id, r.pk]));
+  for (const claim of fieldClaims(type.slug, before, held, patch.unique === true && !before.unique ? 'unique' : 'archived')) {
+    c.run('INSERT INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (?, ?, ?, ?)', type.pk, before.slug, claim.value, pks.get(claim.record_id)!);
+  }
 }
 
 /** Writes a new object type and its fields; the caller provides the transaction. */
@@ -185,8 +208,9 @@ export function objectTypeMethods(c: Connection) {
     updateField(workspaceId: string, objectSlug: string, fieldSlug: string, patch: FieldPatch, events?: NewEvent[]): ObjectType {
       return changing(() => withEvents(c, workspaceId, events, () => {
         const row = requireObjectType(c, workspaceId, objectSlug);
-        const field = c.get<{ id: string }>('SELECT id FROM fields WHERE object_type_pk = ? AND slug = ?', row.pk, fieldSlug);
-        if (!field) throw notFound('field', `${objectSlug}.${fieldSlug}`);
+        const found = c.get<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM fields WHERE object_type_pk = ? AND slug = ?`, row.pk, fieldSlug);
+        if (!found) throw notFound('field', `${objectSlug}.${fieldSlug}`);
+        const field = toField(found);
         const set = assignments({
           name: patch.name,
           description: patch.description,
@@ -196,6 +220,7 @@ export function objectTypeMethods(c: Connection) {
           config: patch.config === undefined ? undefined : JSON.stringify(patch.config),
         });
         if (set.sql.length > 0) c.run(`UPDATE fields SET ${set.sql.join(', ')} WHERE id = ?`, ...set.params, field.id);
+        reclaimValues(c, row, field, patch);
         return patchObjectType(c, row, {});
       }));
     },

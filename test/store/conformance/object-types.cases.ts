@@ -182,6 +182,48 @@ export function objectTypeCases(h: Harness): void {
       expect(restored.fields.find((f) => f.slug === 'description')?.archived).toBe(false);
     });
 
+    it('claims the values live records hold when a field becomes unique, and refuses it while two hold one', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.createObjectType(ws.id, PROJECTS);
+      const title = (t: string) => newRecord('projects', { title: t });
+      const claimed = (t: string) => newRecord('projects', { title: t }, { uniques: [{ field: 'title', value: t }] });
+      const first = await h.store.createRecord(ws.id, title('Same'));
+      const second = await h.store.createRecord(ws.id, title('Same'));
+      const other = await h.store.createRecord(ws.id, title('Other'));
+      const gone = await h.store.createRecord(ws.id, title('Other'));
+      await h.store.softDeleteRecord(ws.id, gone.id);
+
+      // Two live records hold "Same": refused, naming both, and the field stays as it was.
+      const refused = await expectCrmError(h.store.updateField(ws.id, 'projects', 'title', { unique: true }), 'conflict', { param: 'unique', field: 'title', rule: 'unique', value: 'Same' });
+      expect([...(refused.details!.record_ids as string[])].sort()).toEqual([first.id, second.id].sort());
+      expect((await h.store.getObjectType(ws.id, 'projects'))!.fields.find((f) => f.slug === 'title')?.unique).toBe(false);
+
+      // Once one changes, the flag goes on and every held value is claimed (the deleted record's is not).
+      await h.store.updateRecord(ws.id, second.id, { data: { title: 'Changed' }, uniques: [], refs: [] });
+      await h.store.updateField(ws.id, 'projects', 'title', { unique: true });
+      await expectCrmError(h.store.createRecord(ws.id, claimed('Other')), 'conflict', { field: 'title' });
+      await expectCrmError(h.store.createRecord(ws.id, claimed('Changed')), 'conflict', { field: 'title' });
+      // Holders keep writing with their own values.
+      await h.store.updateRecord(ws.id, other.id, { data: { title: 'Other', phase: 'build' }, uniques: [{ field: 'title', value: 'Other' }], refs: [] });
+      await h.store.updateRecord(ws.id, first.id, { data: { title: 'Same' }, uniques: [{ field: 'title', value: 'Same' }], refs: [] });
+
+      // Turned off, the claims go with it: a duplicate is free, and turning it on again is refused.
+      await h.store.updateField(ws.id, 'projects', 'title', { unique: false });
+      const copy = await h.store.createRecord(ws.id, title('Other'));
+      await expectCrmError(h.store.updateField(ws.id, 'projects', 'title', { unique: true }), 'conflict', { param: 'unique', field: 'title' });
+      await h.store.softDeleteRecord(ws.id, copy.id);
+
+      // Archiving a unique field releases its claims; taking it out of the archive claims them again.
+      await h.store.updateField(ws.id, 'projects', 'code', { archived: true });
+      const a = await h.store.createRecord(ws.id, newRecord('projects', { title: 'A', code: 'C1' }));
+      const b = await h.store.createRecord(ws.id, newRecord('projects', { title: 'B', code: 'C1' }));
+      await expectCrmError(h.store.updateField(ws.id, 'projects', 'code', { archived: false }), 'conflict', { param: 'archived', field: 'code' });
+      await h.store.updateRecord(ws.id, b.id, { data: { title: 'B' }, uniques: [], refs: [] });
+      await h.store.updateField(ws.id, 'projects', 'code', { archived: false });
+      await expectCrmError(h.store.createRecord(ws.id, newRecord('projects', { title: 'D', code: 'C1' }, { uniques: [{ field: 'code', value: 'C1' }] })), 'conflict', { field: 'code' });
+      await h.store.updateRecord(ws.id, a.id, { data: { title: 'A2', code: 'C1' }, uniques: [{ field: 'code', value: 'C1' }], refs: [] });
+    });
+
     it('rejects updating an unknown field with not_found', async () => {
       const ws = await freshWorkspace(h);
       await expectCrmError(h.store.updateField(ws.id, 'companies', 'nope', { name: 'x' }), 'not_found');

@@ -78,6 +78,17 @@ MATCH (r:Record {id: claim.record_id})
 CREATE (:UniqueClaim {workspace_id: r.workspace_id, object_type_id: r.object_type_id, field: claim.field,
                       value: claim.value, record_id: r.id})`);
 
+/** The data of the type's live records, for a field that starts claiming the values they hold. */
+export const HELD_VALUES = statement('heldValues', ['object_type_id'], `
+MATCH (r:Record {object_type_id: $object_type_id})
+WHERE r.deleted_at IS NULL
+RETURN r.id AS record_id, r.data AS data`);
+
+/** Every claim of one field of the type: it stops claiming values, or takes them again whole. */
+export const RELEASE_FIELD_CLAIMS = statement('releaseFieldClaims', ['object_type_id', 'field'], `
+MATCH (c:UniqueClaim {object_type_id: $object_type_id, field: $field})
+DELETE c`);
+
 export const RELEASE_CLAIMS = statement('releaseClaims', ['record_id'], `
 MATCH (c:UniqueClaim {record_id: $record_id})
 DELETE c`);
