@@ -17,7 +17,7 @@ const USAGE = `crm — the CRM tool service's command line (README.md, "Command 
   crm workspace create --name N [--plan P] [--trial-days D]
   crm user add --workspace W --email E --role owner|admin|member [--name N]
   crm users list --workspace W
-  crm keys create --workspace W [--user U] --name N [--scopes a,b]   (--user defaults to the workspace's Owner)
+  crm keys create --workspace W [--user U] --name N [--scopes a,b]   (--user defaults to the workspace's Owner; no --scopes: every tool)
   crm keys list --workspace W
   crm keys revoke --key-id K
   crm billing set --workspace W (--plan P | --trial-ends ISO)   (--plan none clears the plan)
@@ -147,9 +147,11 @@ async function runWithStore(store: Store, config: Config, group: string, action:
     }
     case 'keys create': {
       const workspace = need(v, 'workspace');
+      const scopes = parseScopes((v.scopes ?? '').split(','));
+      // No scopes is every tool: an empty or unset shell variable must not widen a key to that.
+      if (v.scopes !== undefined && scopes.length === 0) throw new UsageError('--scopes names no scope; leave it out for a key that may call every tool');
       const created = await createKey(store, {
-        workspace_id: workspace, user_id: v.user ?? await ownerOf(store, workspace), name: need(v, 'name'),
-        scopes: parseScopes((v.scopes ?? '').split(',')), prefix: config.keyPrefix,
+        workspace_id: workspace, user_id: v.user ?? await ownerOf(store, workspace), name: need(v, 'name'), scopes, prefix: config.keyPrefix,
       });
       return {
         json: { key_id: created.key_id, key: created.key, scopes: created.api_key.scopes },

@@ -168,6 +168,14 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     const keys = (await json('keys', 'list', '--workspace', workspace_id)).items;
     expect(keys).toEqual([expect.objectContaining({ key_id, user_id: owner.user_id })]);
 
+    // An empty --scopes (an unset shell variable) would be a key for every tool: refused.
+    for (const scopes of ['', ' , ']) {
+      const empty = await crm('keys', 'create', '--workspace', workspace_id, '--name', 'empty', '--scopes', scopes);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('--scopes names no scope; leave it out for a key that may call every tool');
+    }
+    expect((await json('keys', 'list', '--workspace', workspace_id)).items).toHaveLength(1);
+
     const { workspace_id: ownerless } = await json('workspace', 'create', '--name', 'Ownerless');
     const refused = await crm('keys', 'create', '--workspace', ownerless, '--name', 'k');
     expect(refused.code).toBe(2);
