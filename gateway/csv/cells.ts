@@ -5,6 +5,14 @@ const TRUE = new Set(['true', 'yes', 'y', '1', 'x']);
 const FALSE = new Set(['false', 'no', 'n', '0']);
 
 /**
+ * A decimal number as people write one: a sign, digits grouped in threes by one separator (",",
+ * "_", a space or a no-break space) or not grouped, a "." fraction and an exponent. Anything else
+ * ("1,5" or "1.000,50" from a decimal-comma locale, "1,2,3", "0x10") would not mean what Number
+ * reads after the separators are dropped (15, 1.0005, 123, 16), so it stays text and is rejected.
+ */
+const NUMBER_TEXT = /^[+-]?(?:\d+|\d{1,3}([,_ \u00a0\u202f])\d{3}(?:\1\d{3})*)?(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
  * A CSV cell as the value the field's validation expects: numbers and booleans from their text,
  * lists split on ";" (or "|"), a blank cell as no value. Text that does not convert is passed on
  * unchanged, so the domain's validation names the field and the rule in the reject reason.
@@ -16,7 +24,8 @@ export function cellValue(field: FieldDef, cell: string): unknown {
     case 'number':
     case 'currency':
     case 'rating': {
-      const n = Number(s.replace(/[,_\s]/g, ''));
+      if (!NUMBER_TEXT.test(s)) return s;
+      const n = Number(s.replace(/[,_ \u00a0\u202f]/g, ''));
       return Number.isFinite(n) ? n : s;
     }
     case 'checkbox':

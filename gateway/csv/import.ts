@@ -93,28 +93,49 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   const parser = input.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
   // pipe() forwards no errors: a read failure would go unheard and end the process.
   input.once('error', (err) => parser.destroy(err));
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; records: number; empty_lines: number } }>) {
-    if (!header) {
-      header = record;
-      map = mapColumns(header, type, explicit);
-      continue;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<ParsedRow>) {
+      if (!header) {
+        header = record;
+        map = mapColumns(header, type, explicit);
+        continue;
+      }
+      state.rows++;
+      // The row's number as a spreadsheet shows it: the header is row 1, and the blank lines the
+      // parser skips are rows there too (a cell spanning lines is still one row).
+      const row = info.records + info.empty_lines;
+      const pending = await validateRow(store, ws.id, type, actor, map, header, record, row);
+      if (typeof pending === 'string') reject(row, record, pending);
+      else batch.push(pending);
+      if (batch.length >= batchSize) await flush();
+      state.fraction = info.bytes / size;
+      progress?.update(state);
     }
-    state.rows++;
-    // The row's number as a spreadsheet shows it: the header is row 1, and the blank lines the
-    // parser skips are rows there too (a cell spanning lines is still one row).
-    const row = info.records + info.empty_lines;
-    const pending = await validateRow(store, ws.id, type, actor, map, header, record, row);
-    if (typeof pending === 'string') reject(row, record, pending);
-    else batch.push(pending);
-    if (batch.length >= batchSize) await flush();
-    state.fraction = info.bytes / size;
-    progress?.update(state);
+  } catch (err) {
+    // A malformed file is the caller's to fix, told as a validation error naming the line (not
+    // csv-parse's error and stack). The whole rows before it stand, as they would have in batches.
+    const syntax = csvSyntaxError(err);
+    if (!syntax) throw err;
+    await flush();
+    if (rejects) await closeRejects(rejects);
+    throw validationError('file', `${opts.file} is not valid CSV: ${syntax.message}; the ${state.imported} good rows before it were imported, none after it`, {
+      rule: 'csv', csv_error: syntax.code, line: syntax.line,
+    });
   }
   if (!header) throw validationError('file', `${opts.file} is empty: the first line must name the columns`, { rule: 'required' });
   await flush();
   progress?.done(state);
   if (rejects) await closeRejects(rejects);
   return { rows: state.rows, imported: state.imported, rejected: state.rejected, rejects_file: rejects ? rejectsFile : null };
+}
+
+type ParsedRow = { record: string[]; info: { bytes: number; records: number; empty_lines: number } };
+
+/** csv-parse's error for a malformed file (a quote never closed, text after a closing quote), else undefined. */
+function csvSyntaxError(err: unknown): { code: string; message: string; line: unknown } | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('CSV_')) return undefined;
+  return { code, message: (err as Error).message.replace(/\.$/, ''), line: (err as { lines?: unknown }).lines ?? null };
 }
 
 async function validateRow(store: Store, ws: string, type: ObjectType, actor: Actor, map: ColumnMap, header: string[], cells: string[], row: number): Promise<Pending | string> {

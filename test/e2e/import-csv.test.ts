@@ -118,5 +118,32 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     expect(JSON.parse(stdout)).toEqual({ rows: 2, imported: 1, rejected: 1, rejects_file: join(dir, 'cli.rejects.csv') });
     expect(stderr).toContain('progress 100%: 2 rows read, 1 imported, 1 rejected');
     expect(readFileSync(join(dir, 'cli.rejects.csv'), 'utf8')).toMatch(/^row,name,email,reason\n3,Two,not-mail,.*data\.email/);
+
+    // A malformed file: one line naming the file and the line, as --json too, exit 1, no stack.
+    const broken = join(dir, 'broken.csv');
+    writeFileSync(broken, 'name,email\nThree,three@example.com\n"Four,four@example.com\nFive,five@example.com\n');
+    const failed = await run(process.execPath, [bin, 'import-csv', broken, '--workspace', id, '--object', 'contacts', '--json'], { env })
+      .catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect((failed as { code: number }).code).toBe(1);
+    const refusal = JSON.parse((failed as { stderr: string }).stderr.trim().split('\n').at(-1)!);
+    expect(refusal).toMatchObject({ code: 'validation_error', details: { param: 'file', rule: 'csv', csv_error: 'CSV_QUOTE_NOT_CLOSED', line: 4 } });
+    expect(refusal.error).toContain(`${broken} is not valid CSV: Quote Not Closed`);
+    expect(refusal.error).toContain('the 1 good rows before it were imported, none after it');
+    expect((failed as { stderr: string }).stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('converts numbers written with grouped thousands, and rejects ones a locale or a prefix makes ambiguous', async () => {
+    const file = join(dir, 'numbers.csv');
+    const good = ['"1,200"', '1 200', '-3.5', '12_000.25', '1e3', '7'];
+    const bad = ['"1,5"', '"1.000,50"', '"1,2,3"', '0x10', '0b101', '"12,34"', '1.2.3'];
+    writeFileSync(file, `Name,Employee Count\n${[...good, ...bad].map((v, i) => `N${i},${v}`).join('\n')}\n`);
+    const result = await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file });
+    expect(result).toMatchObject({ rows: good.length + bad.length, imported: good.length, rejected: bad.length });
+    const page = await store.listRecords(ws, { object_type_slug: 'companies', sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 100 });
+    const counts = new Map(page.items.map((r) => [r.data.name, r.data.employee_count]));
+    expect(good.map((_, i) => counts.get(`N${i}`))).toEqual([1200, 1200, -3.5, 12000.25, 1000, 7]);
+    const rejects = parse(readFileSync(result.rejects_file!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rejects.map((r) => r['Employee Count'])).toEqual(['1,5', '1.000,50', '1,2,3', '0x10', '0b101', '12,34', '1.2.3']);
+    for (const r of rejects) expect(r.reason).toMatch(/data\.employee_count must be a number/);
   });
 });
