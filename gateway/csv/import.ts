@@ -4,7 +4,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { Actor } from '../../src/domain/actor.ts';
 import { CrmError, notFound, validationError } from '../../src/domain/errors.ts';
 import { validateRecordData } from '../../src/domain/fields.ts';
-import { newId } from '../../src/domain/ids.ts';
+import { newMonotonicId } from '../../src/domain/ids.ts';
 import { created, eventFor } from '../../src/domain/services/events.ts';
 import { checkReferences } from '../../src/domain/services/references.ts';
 import { requireWorkspace } from '../../src/domain/services/settings.ts';
@@ -143,7 +143,7 @@ async function validateRow(store: Store, ws: string, type: ObjectType, actor: Ac
   try {
     const valid = validateRecordData(type, rowData(map, cells));
     if (valid.refTargets.length || valid.userRefs.length) await checkReferences(store, ws, valid);
-    const id = newId('record');
+    const id = newMonotonicId('record');
     const record: NewRecord = { id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs, created_by: actor.user_id, assignee_id: actor.user_id };
     const event: NewEvent = eventFor(actor, 'create', 'record', id, [id], created(valid.data));
     return { row, cells, record, event };

@@ -82,6 +82,18 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect((await ok('lists.entries', { list_id: list.list_id })).items.map((e: { record_id: string }) => e.record_id)).toEqual([kept]);
   });
 
+  it('lists the entries of one batch in the order they were given, though they share a timestamp', async () => {
+    const list = await pipeline();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await deal(`Order ${i}`));
+    const given = [...ids].reverse();
+    await ok('lists.bulk_add_entry', { list_id: list.list_id, entries: given.map((record_id) => ({ record_id })) });
+    const listed = await ok('lists.entries', { list_id: list.list_id, page_size: 100 });
+    expect(listed.items.map((e: { record_id: string }) => e.record_id)).toEqual(given);
+    expect((await ok('lists.entries', { list_id: list.list_id, page_size: 100, ascending: false })).items.map((e: { record_id: string }) => e.record_id))
+      .toEqual(ids);
+  });
+
   it('refuses a 101-entry batch naming the limit, and writes nothing', async () => {
     const list = await pipeline();
     const id = await deal('Batch');

@@ -3,7 +3,7 @@ import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, isCrmError, notFound, validationError } from '../errors.ts';
 import { displayName, MAX_FIELDS, validateNewField, validateRecordData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
-import { newId } from '../ids.ts';
+import { newId, newMonotonicId } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
 import type { CrmList, ListEntry, ObjectType, StoredRecord } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
@@ -151,7 +151,7 @@ export class ListService {
         seen.add(record.id);
         const valid = validateRecordData(fields, entry.data ?? {});
         await checkReferences(this.store, this.ws, valid, `${at}.`);
-        writes.push({ id: newId('entry'), record_id: record.id, data: valid.data });
+        writes.push({ id: newMonotonicId('entry'), record_id: record.id, data: valid.data });
       } catch (err) {
         if (!isCrmError(err) || err.code !== 'validation_error') throw err;
         const param = String(err.details?.param ?? at);

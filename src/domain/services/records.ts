@@ -4,7 +4,7 @@ import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
-import { isIdOf, newId } from '../ids.ts';
+import { isIdOf, newMonotonicId } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
 import type { EventAction, FieldChange, ObjectType, StoredRecord } from '../types.ts';
 import type { ObjectService } from './objects.ts';
@@ -118,7 +118,7 @@ export class RecordService {
     const assignee = await this.assigneeFor(input.assignee_id, this.actor.user_id);
     const valid = validateRecordData(type, input.data ?? {});
     await this.checkReferences(valid);
-    const id = newId('record');
+    const id = newMonotonicId('record');
     const record = await this.store.createRecord(this.ws, {
       id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
       created_by: this.actor.user_id, assignee_id: assignee,
