@@ -191,6 +191,13 @@ describe('parseFilter: values go through the field validators', () => {
     expect(failure(() => parseFilter(deals, { stage: 'urgent' })).details).toMatchObject({ rule: 'enum' });
   });
 
+  it('takes any rating from 1 to 10, since a max lowered after rating leaves higher ones held', () => {
+    expect(parse({ stars: 7 })).toEqual(cmp('stars', 'eq', 7, { valueKind: 'number' }));
+    expect(parse({ stars: { in: [4, 10] } })).toEqual(cmp('stars', 'in', [4, 10], { valueKind: 'number' }));
+    expect(details({ stars: 11 })).toMatchObject({ param: 'filters.stars', rule: 'range', min: 1, max: 10 });
+    expect(details({ stars: 2.5 })).toMatchObject({ param: 'filters.stars' });
+  });
+
   it('normalises emails and urls for exact comparisons', () => {
     expect(parseFilter(contacts, { email: ' ANN@Acme.COM' })).toEqual(cmp('email', 'eq', 'ann@acme.com'));
     expect(parse({ website: { ne: 'HTTPS://Acme.com/Jobs' } })).toEqual(cmp('website', 'ne', 'https://acme.com/Jobs'));

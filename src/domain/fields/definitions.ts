@@ -5,7 +5,7 @@ import {
   enumError, expectBoolean, expectInteger, expectName, expectString, isPlainObject, joinParam, optionalText,
   rejectOtherKeys, suggestError, typeError,
 } from './checks.ts';
-import { DEFAULT_CURRENCY, DEFAULT_RATING_MAX } from './values.ts';
+import { DEFAULT_CURRENCY, DEFAULT_RATING_MAX, RATING_MAX_LIMIT } from './values.ts';
 
 /**
  * Rules for field definitions (objects.create, objects.add_field, objects.update_field),
@@ -118,7 +118,7 @@ function validateConfig(type: FieldType, value: unknown, param: string, objectSl
     case 'currency':
       return { currency_code: config['currency_code'] === undefined ? DEFAULT_CURRENCY : validateCurrencyCode(config['currency_code'], at('currency_code')) };
     case 'rating':
-      return { max: config['max'] === undefined ? DEFAULT_RATING_MAX : expectInteger(config['max'], at('max'), 1, 10) };
+      return { max: config['max'] === undefined ? DEFAULT_RATING_MAX : expectInteger(config['max'], at('max'), 1, RATING_MAX_LIMIT) };
     default:
       return {};
   }
@@ -178,7 +178,7 @@ function validateConfigPatch(field: FieldDef, value: unknown, param: string): Fi
     else delete out.retired_options;
   }
   if (patch['currency_code'] !== undefined) out.currency_code = validateCurrencyCode(patch['currency_code'], at('currency_code'));
-  if (patch['max'] !== undefined) out.max = expectInteger(patch['max'], at('max'), 1, 10);
+  if (patch['max'] !== undefined) out.max = expectInteger(patch['max'], at('max'), 1, RATING_MAX_LIMIT);
   return out;
 }
 

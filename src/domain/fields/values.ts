@@ -39,6 +39,8 @@ type ScalarCheck = (value: unknown, param: string, config: FieldConfig) => Store
 
 export const TEXT_MAX_LENGTH = 10_000;
 export const DEFAULT_RATING_MAX = 5;
+/** The highest `max` a rating field may have. */
+export const RATING_MAX_LIMIT = 10;
 export const DEFAULT_CURRENCY = 'USD';
 
 function text(value: unknown, param: string): string {
@@ -241,11 +243,14 @@ export function validateScalar(field: FieldShape, value: unknown, param: string)
 }
 
 /**
- * One value a filter compares with, as validateScalar checks it, except that an option the field
- * retired is taken too: records written before its removal still hold it.
+ * One value a filter compares with, as validateScalar checks it, except for what records written
+ * under an earlier definition may hold: an option the field retired, and a rating above a max
+ * that was lowered since (any rating from 1 to 10).
  */
 export function validateFilterScalar(field: FieldShape, value: unknown, param: string): StoredScalar {
   if (field.type === 'select' || field.type === 'status' || field.type === 'multi_select') return filterOption(value, param, field.config);
+  // A rating's max may have been lowered since a record was rated: filters take any rating a max can allow.
+  if (field.type === 'rating') return expectInteger(value, param, 1, RATING_MAX_LIMIT);
   return validateScalar(field, value, param);
 }
 
