@@ -154,14 +154,20 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect(await call('records.list', { object_type_slug: slug, filters: { phase: 'pendng' } }))
       .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'filters.phase', suggestion: 'pending' } });
 
-    // Writes take only the offered options; a patch of another field leaves the old value alone.
+    // No record takes a retired option anew; one that holds it may send it back with its other
+    // values (read-modify-write), and a patch of another field leaves it alone.
     expect((await ok('records.update', { record_id: waiting.record_id, data: { title: 'Still waiting' } })).data)
       .toEqual({ title: 'Still waiting', phase: 'pending', labels: ['question'] });
-    const refused = await call('records.update', { record_id: waiting.record_id, data: { phase: 'pending' } });
+    const fresh = (await ok('records.list', { object_type_slug: slug, filters: { title: 'Fresh' } })).items[0];
+    const refused = await call('records.update', { record_id: fresh.record_id, data: { phase: 'pending' } });
     expect(refused).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'data.phase', rule: 'enum', retired: true, allowed: ['open', 'closed'] } });
     expect((refused as { message: string }).message).toContain('retired option');
+    expect(await call('records.update', { record_id: fresh.record_id, data: { labels: ['bug', 'question'] } }))
+      .toMatchObject({ ok: false, status: 400, details: { param: 'data.labels[1]', retired: true } });
     expect(await call('records.create', { object_type_slug: slug, data: { title: 'New', labels: ['question'] } }))
       .toMatchObject({ ok: false, status: 400, details: { param: 'data.labels[0]', retired: true } });
+    const roundTrip = await ok('records.update', { record_id: waiting.record_id, data: { ...waiting.data, title: 'Round trip', labels: ['question', 'bug'] } });
+    expect(roundTrip.data).toEqual({ title: 'Round trip', phase: 'pending', labels: ['question', 'bug'] });
 
     // Offered again, an option is writable and no longer listed as retired.
     const restored = await ok('objects.update_field', { slug, field_slug: 'phase', options: ['open', 'pending', 'closed'] });

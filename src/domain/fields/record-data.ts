@@ -121,11 +121,24 @@ export function fieldClaims(
 }
 
 /**
+ * The field as a write of this record may use it: a retired option the record already holds may
+ * be sent again (a read-modify-write round trip, or adding an option to a multi-select beside it),
+ * though no record may take one anew.
+ */
+function keeping(field: FieldDef, held: unknown): FieldDef {
+  const retired = field.config.retired_options;
+  if (!retired?.length || held === undefined) return field;
+  const kept = retired.filter((o) => (Array.isArray(held) ? held.includes(o) : held === o));
+  return kept.length === 0 ? field : { ...field, config: { ...field.config, options: [...(field.config.options ?? []), ...kept] } };
+}
+
+/**
  * Validates a record's data against its object type and returns what the store needs.
  *
  * - `input` must be a plain object keyed by field slug. An unknown key is `unknown_field` (with the
  *   live slugs and the nearest one); writing an archived field is `archived_field`, except that an
- *   update may echo an archived field's stored value unchanged (a read-modify-write round trip).
+ *   update may echo an archived field's stored value unchanged (a read-modify-write round trip),
+ *   and may send again a retired option the record holds.
  * - `null`, a blank string or an empty array means "no value": the key is omitted (on update,
  *   removed). `undefined` is ignored.
  * - With `opts.existing` (update, patch semantics) the result is the existing data overlaid with
@@ -151,7 +164,7 @@ export function validateRecordData(objectType: ObjectType, input: unknown, opts:
       if (opts.existing && sameValue(existing[key], raw)) continue;
       throw validationError(param, `${param} is an archived field of ${objectType.slug} and cannot be written`, { rule: 'archived_field' });
     }
-    const value = isNoValue(raw) ? null : validateFieldValue(field, raw, param);
+    const value = isNoValue(raw) ? null : validateFieldValue(keeping(field, existing[key]), raw, param);
     if (isNoValue(value)) delete merged[key];
     else merged[key] = value;
     written.push(field);
