@@ -236,6 +236,20 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('views.list', { object_type_slug: slug })).items).toEqual([]);
   });
 
+  it('deletes an object type only once no live reference field of another type targets it', async () => {
+    const target = `bins_${style}`;
+    const source = `shelves_${style}`;
+    await ok('objects.create', { slug: target, name: 'Bins', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'twin', name: 'Twin', type: 'record_reference', target }] });
+    await ok('objects.create', { slug: source, name: 'Shelves', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'bin', name: 'Bin', type: 'record_reference', target }] });
+    expect(await call('objects.delete', { slug: target })).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'slug', rule: 'in_use', fields: [`${source}.bin`] } });
+    // Archived, the field no longer holds the type (its own reference to itself never did).
+    await ok('objects.update_field', { slug: source, field_slug: 'bin', archived: true });
+    await ok('objects.delete', { slug: target });
+    // With its target gone the field cannot come out of the archive: it would reference no type.
+    expect(await call('objects.update_field', { slug: source, field_slug: 'bin', archived: false }))
+      .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
+  });
+
   it('refuses a reference from a record to itself, as graph.link refuses a self-link', async () => {
     const slug = `nodes_${style}`;
     await ok('objects.create', { slug, name: 'Nodes', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'parent', name: 'Parent', type: 'record_reference', target: slug }] });

@@ -78,6 +78,16 @@ export class ObjectService {
     if (count > 0) {
       throw new CrmError('conflict', `object type "${slug}" still has ${count} record(s); delete them first`, { param: 'slug', records: count });
     }
+    // Reference fields name their target by slug too: left live, a new type taking the slug would
+    // become their target, with the old one's ids in their values.
+    const referencing = (await this.list()).flatMap((other) => (other.slug === slug ? [] : other.fields
+      .filter((f) => f.type === 'record_reference' && !f.archived && f.config.target === slug)
+      .map((f) => `${other.slug}.${f.slug}`)));
+    if (referencing.length > 0) {
+      throw new CrmError('conflict', `object type "${slug}" is the target of the reference field(s) ${referencing.join(', ')}; archive them first`, {
+        param: 'slug', rule: 'in_use', fields: referencing,
+      });
+    }
     // Lists and views name their type by slug: the store refuses while any is live (objectTypeInUse).
     this.cache.delete(slug);
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
@@ -107,6 +117,11 @@ export class ObjectService {
     }
     // Named as objects.update_field and GraphQL's patch take them: `name`, `options`, `max`.
     const valid = validateFieldPatch(field, patch, '');
+    if (valid.archived === false && field.archived && field.type === 'record_reference' && !(await this.find(field.config.target!))) {
+      throw new CrmError('conflict', `${slug}.${fieldSlug} cannot be taken out of the archive: the object type "${field.config.target}" it references was deleted`, {
+        param: 'archived', rule: 'target_deleted', target: field.config.target,
+      });
+    }
     const { config: _c, ...flags } = valid;
     const before = { ...pick(field, Object.keys(flags)), ...(valid.config ? { config: field.config } : {}) };
     const changes = diffOf(before, valid as Record<string, unknown>);
