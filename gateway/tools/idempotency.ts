@@ -35,7 +35,17 @@ function replay(outcome: Outcome): unknown {
   throw new CrmError(outcome.code, outcome.message, outcome.details as CrmError['details']);
 }
 
-/** The header's value checked: printable ASCII, 1–255 characters. */
+/**
+ * The Idempotency-Key a request carries, or undefined when it has none. A header sent empty is
+ * returned as '' (checkIdempotencyKey refuses it): read as absent, it ran the write unprotected,
+ * which a client whose key came out empty would not know.
+ */
+export function idempotencyHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers['idempotency-key'];
+  return value === undefined ? undefined : String(value);
+}
+
+/** The header's value checked: printable ASCII without spaces, 1–255 characters. */
 export function checkIdempotencyKey(value: string): string {
   if (!KEY_SHAPE.test(value)) {
     throw new CrmError('validation_error', `${IDEMPOTENCY_HEADER}: 1 to 255 printable ASCII characters without spaces`, {

@@ -4,7 +4,7 @@ import { CrmError } from '../../src/domain/errors.ts';
 import { readJsonBody, sendJson, unmarkKey } from '../body.ts';
 import { LIMITS } from '../../src/domain/limits.ts';
 import type { GatewayDeps } from '../state.ts';
-import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
+import { idempotencyHeader } from '../tools/idempotency.ts';
 import { invokeTool } from '../tools/invoke.ts';
 import { edge, onlyPost, postOnly } from './rest.ts';
 
@@ -21,7 +21,7 @@ export function mountBridge(router: Router, deps: GatewayDeps, authenticate: Mid
     const body = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
     const { tool, params } = parseEnvelope(body);
     ctx.state.call.tool = tool;
-    const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
+    const result = await invokeTool(deps.store, ctx.state.principal!, 'bridge', tool, params, { idempotencyKey: idempotencyHeader(ctx.headers) });
     sendJson(ctx, JSON.stringify(deps.config.bridgeShape === 'envelope' ? { success: true, data: result } : result));
   });
 }

@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { readBodyBytes, UnsupportedMediaType } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
-import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotencyHeader } from '../tools/idempotency.ts';
 import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
@@ -86,7 +86,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
   const handle: Middleware = async (ctx) => {
     // Replays are kept per tool call; a GraphQL operation may hold many. Ignored, a retried
     // mutation would silently write twice, which the header exists to prevent.
-    if (ctx.get(IDEMPOTENCY_HEADER)) {
+    if (idempotencyHeader(ctx.headers) !== undefined) {
       throw new CrmError('validation_error', `${IDEMPOTENCY_HEADER} is not taken on /graphql: an operation is not replayed; send writes that must not repeat as tool calls (REST, the bridge or MCP)`, {
         param: IDEMPOTENCY_HEADER, rule: 'unsupported',
       });

@@ -8,7 +8,7 @@ import { readJsonBody } from '../body.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
-import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
+import { idempotencyHeader } from '../tools/idempotency.ts';
 import { buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
 import { directEra, serveDirect } from './mcp-direct.ts';
 import { meterBatch, mergeAnswers } from './mcp-batch.ts';
@@ -44,7 +44,7 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
       return;
     }
     const principal = ctx.state.principal!;
-    const idempotencyKey = ctx.get(IDEMPOTENCY_HEADER) || undefined;
+    const idempotencyKey = idempotencyHeader(ctx.headers);
     const sdk = async (message: unknown, settled?: Promise<ToolCallOutcome>): Promise<Response> => {
       const request = webRequest(ctx);
       const authInfo = authInfoOf(principal, ctx.state.call, idempotencyKey, settled);

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { readJsonBody, sendJson } from '../body.ts';
 import type { Edge, GatewayDeps } from '../state.ts';
-import { IDEMPOTENCY_HEADER } from '../tools/idempotency.ts';
+import { idempotencyHeader } from '../tools/idempotency.ts';
 import { invokeTool } from '../tools/invoke.ts';
 
 /** Per-tool REST: `POST {base_url}/<category>/<action>` with the parameters as the JSON body. */
@@ -12,7 +12,7 @@ export function mountRest(router: Router, deps: GatewayDeps, authenticate: Middl
     const name = `${ctx.params.category}.${ctx.params.action}`;
     ctx.state.call.tool = name;
     const params = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
-    const result = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
+    const result = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params, { idempotencyKey: idempotencyHeader(ctx.headers) });
     sendJson(ctx, JSON.stringify(result));
   });
 }

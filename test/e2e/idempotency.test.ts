@@ -89,5 +89,10 @@ describe.each(STYLES)('idempotency keys over %s', (style: Style) => {
     const bad = await call('records.create', { object_type_slug: 'companies', data: { name: 'x' } }, 'has space');
     expect(bad).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'Idempotency-Key' } });
     expect(await call('objects.list', {}, 'has space')).toMatchObject({ ok: true });
+    // Sent empty, the header is malformed too: read as absent, the write would run unprotected.
+    const name = `Empty key ${style} ${randomUUID()}`;
+    const empty = await callTool(h, style, h.ws.owner.key, 'records.create', { object_type_slug: 'companies', data: { name } }, { 'Idempotency-Key': '' });
+    expect(empty).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'Idempotency-Key', rule: 'format' } });
+    expect(await count(name)).toBe(0);
   });
 });
