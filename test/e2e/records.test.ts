@@ -266,6 +266,18 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict' });
   });
 
+  it('refuses to restore a record whose unique value another took, naming the record and the field', async () => {
+    const domain = `taken-${style}.io`;
+    const gone = await ok('records.create', { object_type_slug: 'companies', data: { name: 'Gone', domain } });
+    await ok('records.delete', { record_id: gone.record_id });
+    const taker = await ok('records.create', { object_type_slug: 'companies', data: { name: 'Taker', domain } });
+    const out = await call('records.restore', { record_id: gone.record_id });
+    expect(out).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'record_id', field: 'domain', rule: 'unique' } });
+    expect(out.ok || out.message).toContain(`record ${gone.record_id} cannot be restored: another live record holds its domain value "${domain}"`);
+    await ok('records.update', { record_id: taker.record_id, data: { domain: `moved-${style}.io` } });
+    expect((await ok('records.restore', { record_id: gone.record_id })).data.domain).toBe(domain);
+  });
+
   describe('validation errors name the parameter', () => {
     it('rejects an unknown field and suggests the nearest one', async () => {
       const out = await call('records.create', { object_type_slug: 'contacts', data: { name: 'X', emial: 'x@y.com' } });

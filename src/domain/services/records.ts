@@ -1,7 +1,7 @@
 import { longerThan } from '../fields/checks.ts';
 import type { RecordSummary, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
-import { CrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
+import { CrmError, isCrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
 import { parseFilter, parseSort } from '../filters.ts';
 import { isIdOf, newMonotonicId } from '../ids.ts';
@@ -171,7 +171,16 @@ export class RecordService {
     if (!type) throw recordTypeDeleted(record.id, record.object_type_slug);
     if (!record.deleted_at) return view(type, record);
     // Only the unique claims are re-taken: a field made required after the delete must not block a restore.
-    return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data), [this.event('restore', record.id)]));
+    try {
+      return view(type, await this.store.restoreRecord(this.ws, record.id, uniqueClaims(type, record.data), [this.event('restore', record.id)]));
+    } catch (err) {
+      // The store names the field as a write's parameter (data.<field>); a restore sent no data.
+      if (!isCrmError(err) || err.code !== 'conflict' || err.details?.rule !== 'unique') throw err;
+      const field = String(err.details.field ?? '');
+      throw new CrmError('conflict', `record ${record.id} cannot be restored: another live record holds its ${field} value ${JSON.stringify(record.data[field])}; change or clear that one first`, {
+        param: 'record_id', field, rule: 'unique',
+      });
+    }
   }
 
   private async load(recordId: string, param = 'record_id'): Promise<StoredRecord> {
