@@ -160,6 +160,10 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     const ownersRecord = (await ok('records.create', { object_type_slug: 'contacts', data: { name: `Owned ${style}` } })).record_id;
     expect(await call('meetings.create', { title: 'm', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', record_ids: [ownersRecord] }, h.ws.member.key))
       .toMatchObject({ ok: false, status: 403, code: 'permission_denied', details: { param: 'record_ids' } });
+    const attending = { title: 'm', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', attendees: [{ email: 'a@example.com' }, { record_id: ownersRecord }] };
+    expect(await call('meetings.create', attending, h.ws.member.key))
+      .toMatchObject({ ok: false, status: 403, code: 'permission_denied', details: { param: 'attendees[1].record_id', record_id: ownersRecord } });
+    expect((await ok('meetings.create', attending)).record_ids).toEqual([ownersRecord]);
     expect((await ok('messages.send', { channel: 'internal', body: 'free-standing' }, h.ws.member.key)).status).toBe('delivered');
   });
 });

@@ -1,7 +1,8 @@
 import type { Comm } from '../store/port-comms.ts';
 import { addressList } from '../comms/addresses.ts';
 import { isTimeZone, toUtc } from '../comms/times.ts';
-import { validationError } from '../errors.ts';
+import { canWriteAll } from '../actor.ts';
+import { CrmError, validationError } from '../errors.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -59,13 +60,21 @@ export class MeetingService extends CommsBase {
       return { email: addressList(a.email, `attendees[${i}].email`)[0]! };
     });
     const attendeeRecords = attendees.flatMap((a) => (a.record_id ? [a.record_id] : []));
-    const found = new Set((await this.store.getRecords(this.ws, attendeeRecords)).map((r) => r.id));
+    const found = new Map((await this.store.getRecords(this.ws, attendeeRecords)).map((r) => [r.id, r]));
     attendees.forEach((a, i) => {
-      if (a.record_id !== undefined && !found.has(a.record_id)) {
+      if (a.record_id === undefined) return;
+      const record = found.get(a.record_id);
+      if (!record) {
         throw validationError(`attendees[${i}].record_id`, `attendees[${i}].record_id: record ${a.record_id} does not exist or was deleted`, { rule: 'reference_not_found' });
       }
+      // The meeting goes on the attendee's timeline: the Member rule of linked records, named where it was sent.
+      if (!canWriteAll(this.actor) && record.assignee_id !== this.actor.user_id) {
+        throw new CrmError('permission_denied', `attendees[${i}].record_id: a member may only link records assigned to them; ${record.id} is not`, {
+          param: `attendees[${i}].record_id`, record_id: record.id,
+        });
+      }
     });
-    const recordIds = await this.linkable([...(input.record_ids ?? []), ...attendeeRecords]);
+    const recordIds = [...new Set([...(await this.linkable(input.record_ids)), ...attendeeRecords])];
     const data = {
       title, starts_at: startsAt, ends_at: endsAt, time_zone: input.time_zone ?? null, attendees,
       location: input.location ?? null, notes: input.notes ?? null,
