@@ -44,6 +44,18 @@ describe('meeting times', () => {
     expect(toUtc('2027-01-15T09:00', 'starts_at', 'America/New_York')).toBe('2027-01-15T14:00:00.000Z');
     expect(toUtc('2027-07-15T09:00', 'starts_at', 'America/New_York')).toBe('2027-07-15T13:00:00.000Z');
     expect(toUtc('2027-07-15T09:00:00+02:00', 'starts_at', undefined)).toBe('2027-07-15T07:00:00.000Z');
+    // A time the spring-forward change skips moves forward by the gap (02:30 EST is 03:30 EDT);
+    // one the fall-back change repeats is its first occurrence (01:30 EDT, not EST).
+    expect(toUtc('2026-03-08T02:30', 'starts_at', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z');
+    expect(toUtc('2026-03-08T03:30', 'starts_at', 'America/New_York')).toBe('2026-03-08T07:30:00.000Z');
+    expect(toUtc('2026-03-08T01:59', 'starts_at', 'America/New_York')).toBe('2026-03-08T06:59:00.000Z');
+    expect(toUtc('2026-11-01T01:30', 'starts_at', 'America/New_York')).toBe('2026-11-01T05:30:00.000Z');
+    expect(toUtc('2026-11-01T02:00', 'starts_at', 'America/New_York')).toBe('2026-11-01T07:00:00.000Z');
+    expect(toUtc('2026-03-29T02:30', 'starts_at', 'Europe/Berlin')).toBe('2026-03-29T01:30:00.000Z');
+    expect(toUtc('2026-10-25T02:30', 'starts_at', 'Europe/Berlin')).toBe('2026-10-25T00:30:00.000Z');
+    // A zone whose offset is not whole hours, and one without DST.
+    expect(toUtc('2026-06-01T09:00', 'starts_at', 'Asia/Kathmandu')).toBe('2026-06-01T03:15:00.000Z');
+    expect(toUtc('2026-06-01T09:00', 'starts_at', 'Asia/Tokyo')).toBe('2026-06-01T00:00:00.000Z');
     expect(toUtc('2027-07-15T09:00:00+0200', 'starts_at', undefined)).toBe('2027-07-15T07:00:00.000Z');
   });
 

@@ -25,8 +25,8 @@ function offsetAt(zone: string, utcMs: number): number {
 
 /**
  * An ISO-8601 time as UTC. A time with an offset (or Z) stands alone; a local time
- * (`2026-12-01T09:30`) needs `zone`, an IANA name, and is read as wall-clock time there (the
- * offset is found in two passes, so times next to a DST change resolve like a calendar does).
+ * (`2026-12-01T09:30`) needs `zone`, an IANA name, and is read as wall-clock time there, next to
+ * a DST change as calendars read it (wallToUtc).
  */
 export function toUtc(value: string, param: string, zone: string | undefined): string {
   if (WITH_OFFSET.test(value)) {
@@ -39,8 +39,24 @@ export function toUtc(value: string, param: string, zone: string | undefined): s
   if (!m || !isCalendarDate(+m[1]!, +m[2]!, +m[3]!) || +m[4]! > 23 || +m[5]! > 59 || +(m[6] ?? 0) > 59) throw badTime(value, param);
   if (!zone) throw validationError(param, `${param} ${JSON.stringify(value)} has no UTC offset; add one (…Z, …+02:00) or give time_zone`, { rule: 'time_zone_required' });
   const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(m[7] ?? '0').padEnd(3, '0'));
-  const first = wall - offsetAt(zone, wall);
-  return new Date(wall - offsetAt(zone, first)).toISOString();
+  return new Date(wallToUtc(zone, wall)).toISOString();
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The instant a wall-clock time (`wall`, its fields read as UTC) names in the zone, as calendars
+ * resolve it (Temporal's "compatible", java.time): the offsets a day before and after are the
+ * candidates; of those that give back this wall time, the earlier instant (a time a DST change
+ * repeats is its first occurrence); none does in a gap the change skipped, and the offset from
+ * before the gap moves the time forward by the gap (02:30 on a spring-forward night in New York
+ * is 03:30 EDT, 07:30Z).
+ */
+function wallToUtc(zone: string, wall: number): number {
+  const before = wall - offsetAt(zone, wall - DAY_MS);
+  const after = wall - offsetAt(zone, wall + DAY_MS);
+  const fits = [before, after].filter((t) => t + offsetAt(zone, t) === wall);
+  return fits.length > 0 ? Math.min(...fits) : before;
 }
 
 function badTime(value: string, param: string) {
