@@ -24,7 +24,7 @@ export const timelineTools = [
     name: 'timeline.list',
     scope: 'timeline',
     title: 'Read the timeline',
-    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed. With before (the event_id of the last item of a page): the next, older page, which new events cannot shift the way they shift numbered pages. Example: {"record_id": "rec_…", "page_size": 50}.',
+    description: 'Reads the history of changes, newest first: who (user, API key, call style, tool) changed what, when, and the field-level diff. With record_id: one record\'s history, including notes, tasks and list entries on it. With since (an event id, e.g. the "latest" of a previous answer): only newer events, a cheap change feed; when total is more than a page holds, read the older pages with before and since together, then pass latest as the next since. With before (the event_id of the last item of a page): the next, older page, which new events cannot shift the way they shift numbered pages. Example: {"record_id": "rec_…", "page_size": 50}.',
     input: z.strictObject({
       record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only events about this record (deleted records keep their history).'),
       since: z.string().max(LIMITS.idMaxLength).optional().describe('An event id; only events after it are returned.'),
@@ -34,7 +34,7 @@ export const timelineTools = [
     }),
     output: z.object({
       items: z.array(eventOutput), total: z.number().int(), page: z.number().int(), page_size: z.number().int(),
-      latest: z.string().nullable().describe('The newest event id seen; pass it as since next time. Null on a page read with before.'),
+      latest: z.string().nullable().describe('The newest event id of the answer\'s events; pass it as since next time, once every page of them is read (a since answer with more than a page: page on with before). Null on a page read with before.'),
     }),
     annotations: READ_ONLY,
     operation: {
