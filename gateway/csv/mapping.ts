@@ -30,6 +30,18 @@ const asSlug = (s: string) => normal(s).replace(/[\s-]+/g, '_');
 export function mapColumns(header: readonly string[], type: ObjectType, explicit: Map<string, string>): ColumnMap {
   const fields = liveFields(type);
   const bySlug = new Map(fields.map((f) => [f.slug, f]));
+  // A --map entry for a column the header lacks would map nothing: a misspelt column or a wrong file.
+  const columns = new Set(header.map(normal));
+  const absent = [...explicit.keys()].filter((column) => !columns.has(column));
+  if (absent.length) {
+    const named = absent.map((column) => {
+      const near = nearest(column, [...columns]);
+      return `"${column}"${near ? ` (did you mean "${near}"?)` : ''}`;
+    });
+    throw validationError('map', `--map names columns the header does not have: ${named.join(', ')}; the header has ${header.map((c) => `"${c}"`).join(', ')}`, {
+      rule: 'unknown_column', allowed: [...header],
+    });
+  }
   const unknown: string[] = [];
   const map = header.map((column) => {
     const given = explicit.get(normal(column));

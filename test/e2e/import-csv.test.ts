@@ -106,6 +106,9 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     await expect(importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file })).rejects.toThrow(/"Emial" \(did you mean email\? --map "Emial=email"\)/);
     const done = await importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file, map: 'full name=name,Emial=email,Notes=' });
     expect(done).toEqual({ rows: 1, imported: 1, rejected: 0, rejects_file: null });
+    // A --map entry for a column the header lacks is refused before any row, with the nearest column.
+    await expect(importCsv(store, { workspaceId: ws, objectSlug: 'contacts', file, map: 'full name=name,Emial=email,Notes=,Note=' }))
+      .rejects.toThrow(/--map names columns the header does not have: "note" \(did you mean "notes"\?\); the header has "Full Name", "Emial", "Notes"/);
   });
 
   it('runs from the command line with plain progress on stderr when not on a terminal', async () => {
