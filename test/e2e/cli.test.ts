@@ -50,7 +50,12 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     const lapsed = await crm('call', 'objects.list', '--key', key, '--json');
     expect(lapsed.code).toBe(1);
     expect(JSON.parse(lapsed.stderr)).toMatchObject({ code: 'subscription_required' });
-    expect(await json('billing', 'set', '--workspace', workspace_id, '--plan', 'pro')).toMatchObject({ plan: 'pro' });
+    // A blank plan clears the plan, as on /graphql: it must not read as a paid one.
+    expect(await json('billing', 'set', '--workspace', workspace_id, '--plan', ' ')).toMatchObject({ plan: null });
+    expect(JSON.parse((await crm('call', 'objects.list', '--key', key, '--json')).stderr)).toMatchObject({ code: 'subscription_required' });
+    expect(JSON.parse((await crm('billing', 'set', '--workspace', workspace_id, '--plan', 'p'.repeat(65), '--json')).stderr))
+      .toMatchObject({ code: 'validation_error', details: { param: 'plan' } });
+    expect(await json('billing', 'set', '--workspace', workspace_id, '--plan', ' pro ')).toMatchObject({ plan: 'pro' });
     expect((await json('call', 'objects.list', '--key', key)).total).toBe(3);
 
     expect(await json('keys', 'revoke', '--key-id', key_id)).toMatchObject({ key_id, revoked_at: expect.any(String) });

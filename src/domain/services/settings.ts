@@ -108,13 +108,29 @@ function trialEnd(text: string): string {
   return at;
 }
 
+const PLAN_MAX_LENGTH = 64;
+
+/**
+ * A plan as given, trimmed; blank (or null) clears it, the workspace falling back to its trial.
+ * Any other name is a paid plan, so a lone space must not read as one, nor may a name carry
+ * control characters into billing.get and the console.
+ */
+function planName(plan: string | null): string | null {
+  const name = plan?.trim() ?? '';
+  if (name === '') return null;
+  if (name.length > PLAN_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw validationError('plan', `plan must be a name of at most ${PLAN_MAX_LENGTH} characters without control characters`, { rule: 'format', max: PLAN_MAX_LENGTH });
+  }
+  return name;
+}
+
 export async function setBilling(
   store: Store,
   input: { workspace_id: string; plan?: string | null; trial_ends_at?: string | null },
 ): Promise<Workspace> {
   await requireWorkspace(store, input.workspace_id);
   const patch: { plan?: string | null; trial_ends_at?: string | null } = {};
-  if (input.plan !== undefined) patch.plan = input.plan;
+  if (input.plan !== undefined) patch.plan = planName(input.plan);
   if (input.trial_ends_at !== undefined) patch.trial_ends_at = input.trial_ends_at === null ? null : trialEnd(input.trial_ends_at);
   if (!Object.keys(patch).length) throw new CrmError('validation_error', 'give a plan or a trial end', { param: 'plan', rule: 'required' });
   return store.updateWorkspace(input.workspace_id, patch);

@@ -69,7 +69,7 @@ builder.mutationFields((t) => ({
     type: WorkspaceRef, authScopes: { owner: true },
     args: { plan: t.arg.string(), trial_ends_at: t.arg.string() },
     resolve: (_r, a, ctx) => ctx.services.settings.setPlan({
-      ...(a.plan !== undefined ? { plan: a.plan || null } : {}),
+      ...(a.plan !== undefined ? { plan: a.plan ?? null } : {}),
       ...(a.trial_ends_at !== undefined ? { trial_ends_at: a.trial_ends_at || null } : {}),
     }),
   }),
