@@ -82,9 +82,9 @@ export const commsTools = [
     name: 'messages.send',
     scope: 'messages',
     title: 'Send a message',
-    description: 'Writes a message on a channel. internal messages stay in the workspace and are delivered at once; sms and chat need a connected provider of that channel and are kept as "stored" with the reason until one exists. Reply in a thread with thread_id. Example: {"channel": "internal", "body": "Ana signed!", "record_ids": ["rec_…"]}.',
+    description: 'Writes a message on a channel. internal messages stay in the workspace and are delivered at once; sms and chat need a connected provider of that channel and are kept as "stored" with the reason until one exists. Reply in a thread with thread_id, on the channel of the thread. Example: {"channel": "internal", "body": "Ana signed!", "record_ids": ["rec_…"]}.',
     input: z.strictObject({
-      channel: z.enum(MESSAGE_CHANNELS).describe('internal, sms or chat.'), to: z.string().min(1).max(254).optional().describe('sms: a phone number; chat: a handle. Not used for internal.'),
+      channel: z.enum(MESSAGE_CHANNELS).describe('internal, sms or chat.'), to: z.string().min(1).max(254).optional().describe('sms: a phone number (7 to 20 digits, checked as a phone field checks one); chat: a handle. Not used for internal.'),
       body: z.string().min(1).max(10_000), record_ids: recordIds.optional(), thread_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Reply in this thread (the thread_id of an earlier message).'),
     }),
     output: messageOutput,

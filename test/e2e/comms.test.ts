@@ -92,6 +92,13 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     expect((await ok('messages.list', { record_id: rec })).total).toBe(1);
     expect(await call('messages.send', { channel: 'sms', body: 'no to' })).toMatchObject({ ok: false, status: 400, details: { param: 'to' } });
     expect(await call('messages.send', { channel: 'fax', body: 'x' })).toMatchObject({ ok: false, status: 400, details: { param: 'channel' } });
+    // An sms goes to a phone number, and a thread keeps to its channel.
+    expect(await call('messages.send', { channel: 'sms', to: 'hello', body: 'x' })).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'to', rule: 'format' } });
+    expect((await ok('messages.send', { channel: 'sms', to: ' +1 555 123 4567 ', body: 'x' })).to).toBe('+1 555 123 4567');
+    expect(await call('messages.send', { channel: 'sms', to: '+15551234567', body: 'x', thread_id: first.thread_id }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'thread_id', rule: 'channel_mismatch', expected: 'internal' } });
+    expect((await ok('messages.send', { channel: 'sms', to: '+15551234567', body: 'again', thread_id: sms.thread_id })).thread_id).toBe(sms.thread_id);
+    expect((await ok('messages.send', { channel: 'chat', to: '@bo', body: 'hi' })).to).toBe('@bo');
   });
 
   it('creates meetings in a time zone, on the attendees\' timelines, and lists them by start', async () => {

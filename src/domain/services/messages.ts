@@ -1,3 +1,4 @@
+import { validateFieldValue, type FieldShape } from '../fields.ts';
 import { longerThan } from '../fields/checks.ts';
 import type { Comm } from '../store/port-comms.ts';
 import { CrmError, validationError } from '../errors.ts';
@@ -8,6 +9,7 @@ import { CommsBase } from './comms-base.ts';
 export const MESSAGE_CHANNELS = ['internal', 'sms', 'chat'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 export const MESSAGE_BODY_MAX = 10_000;
+const PHONE: FieldShape = { type: 'phone', config: {} };
 
 export interface MessageView {
   message_id: string;
@@ -42,19 +44,28 @@ export class MessageService extends CommsBase {
     if (!body.trim()) throw validationError('body', 'body must not be empty', { rule: 'required' });
     if (longerThan(body, MESSAGE_BODY_MAX)) throw validationError('body', `body must be at most ${MESSAGE_BODY_MAX} characters`, { rule: 'max_length', max: MESSAGE_BODY_MAX });
     if (input.channel !== 'internal' && !input.to) throw validationError('to', `a ${input.channel} message needs "to" (a phone number or chat handle)`, { rule: 'required' });
+    // An sms goes to a phone number, checked as a phone field's value is (and stored as it is).
+    const to = input.channel === 'sms' ? String(validateFieldValue(PHONE, input.to, 'to')) : input.to;
     if (input.thread_id !== undefined) {
       const found = await this.store.listComms(this.ws, { kind: 'message', thread_id: input.thread_id, offset: 0, limit: 1 });
       if (found.total === 0) throw new CrmError('not_found', `thread_id ${JSON.stringify(input.thread_id)}: no such thread`, { param: 'thread_id' });
+      // A thread is one conversation on one channel: an sms reply does not join an internal thread.
+      const channel = found.items[0]!.tag;
+      if (channel !== input.channel) {
+        throw validationError('thread_id', `thread_id ${JSON.stringify(input.thread_id)} is a thread of ${channel} messages; a ${input.channel} message cannot join it`, {
+          rule: 'channel_mismatch', expected: channel,
+        });
+      }
     }
     const recordIds = await this.linkable(input.record_ids);
     const delivered = input.channel === 'internal';
-    const data = { body, to: input.to ?? null, ...(delivered ? {} : { reason: `not sent: no ${input.channel} provider is connected` }) };
+    const data = { body, to: to ?? null, ...(delivered ? {} : { reason: `not sent: no ${input.channel} provider is connected` }) };
     const status = delivered ? 'delivered' : 'stored';
     // A new message starts its own thread: the thread id is the first message's id.
     const id = newMonotonicId('message');
     const message = await this.insert('message', {
       id, status, tag: input.channel, thread_id: input.thread_id ?? id, at: new Date().toISOString(), data, record_ids: recordIds, next_attempt_at: null,
-    }, created({ channel: input.channel, to: input.to, status }));
+    }, created({ channel: input.channel, to, status }));
     return toMessageView(message);
   }
 
