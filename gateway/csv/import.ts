@@ -140,6 +140,9 @@ function csvSyntaxError(err: unknown): { code: string; message: string; line: un
 
 async function validateRow(store: Store, ws: string, type: ObjectType, actor: Actor, map: ColumnMap, header: string[], cells: string[], row: number): Promise<Pending | string> {
   if (cells.length !== header.length) return `the row has ${cells.length} cells; the header has ${header.length}`;
+  // Bytes that are not UTF-8 (a Latin-1 "é") decode to U+FFFD: stored, the text would be damaged for good.
+  const damaged = cells.findIndex((cell) => cell.includes('\uFFFD'));
+  if (damaged >= 0) return `the cell of column ${JSON.stringify(header[damaged])} holds bytes that are not UTF-8 text (read as U+FFFD); save the file as UTF-8 and import the row again`;
   try {
     const valid = validateRecordData(type, rowData(map, cells));
     if (valid.refTargets.length || valid.userRefs.length) await checkReferences(store, ws, valid);

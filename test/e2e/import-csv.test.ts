@@ -135,6 +135,15 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     expect((failed as { stderr: string }).stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
+  it('rejects a row whose bytes are not UTF-8 rather than store it damaged, and imports the rest', async () => {
+    const file = join(dir, 'latin1.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from('Name,Domain\nPlain,plain.example\nLatin'), Buffer.from([0xe9]), Buffer.from(',latin.example\nUnicode caf\u00e9,cafe.example\n')]));
+    const result = await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file });
+    expect(result).toMatchObject({ rows: 3, imported: 2, rejected: 1 });
+    const rejects = parse(readFileSync(result.rejects_file!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rejects.map((r) => [r.row, r.reason])).toEqual([['3', expect.stringMatching(/column "Name" holds bytes that are not UTF-8 text/)]]);
+  });
+
   it('converts numbers written with grouped thousands, and rejects ones a locale or a prefix makes ambiguous', async () => {
     const file = join(dir, 'numbers.csv');
     const good = ['"1,200"', '1 200', '-3.5', '12_000.25', '1e3', '7'];
