@@ -104,8 +104,9 @@ export function directGraphQL<S extends object>(
     let result: ExecutionResult;
     try {
       // Arguments a tool call would refuse: the operation is answered with the refusal, none of it run (as toolArgumentsPlugin does on yoga's path).
-      await checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
+      const tool = await checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
       const context = contextFor(ctx.state.principal as Principal);
+      context.actor.tool = tool;
       try {
         result = await runCompiled(entry.compiled, schema, entry.document, operationName ?? undefined, undefined, context, variables ?? {});
       } finally {

@@ -158,21 +158,24 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * there: execution refuses those whole. Fields no tool runs (workspace settings) keep the
  * domain's checks alone. Each field is checked as one call would be, and other work runs between
  * two fields' checks; fields of the same tool and the same argument values are checked once.
+ *
+ * Returns the tool's name when exactly one root field runs a tool, else null: the operation is
+ * that tool's call, and its timeline events name the tool as a tool call's do.
  */
 export async function checkToolArguments(
   schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, actor: Actor,
-): Promise<void> {
+): Promise<string | null> {
   const operation = getOperationAST(document, operationName);
   const type = operation?.operation === 'query' ? schema.getQueryType() : operation?.operation === 'mutation' ? schema.getMutationType() : null;
-  if (!operation || !type) return;
+  if (!operation || !type) return null;
   let coerced: Record<string, unknown> = {};
   if (operation.variableDefinitions?.length) {
     const result = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 });
-    if (result.errors) return;
+    if (result.errors) return null;
     coerced = result.coerced;
   }
   const fields: RootField[] = [];
-  if (!collect(type, operation.selectionSet, fragmentsIn(document), coerced, new Set(), fields)) return;
+  if (!collect(type, operation.selectionSet, fragmentsIn(document), coerced, new Set(), fields)) return null;
   const checked: Array<{ tool: ToolDefinition; args: Record<string, unknown> }> = [];
   for (const [i, field] of fields.entries()) {
     const { tool } = field.tool;
@@ -192,6 +195,7 @@ export async function checkToolArguments(
     if (!parsed.success) throw refusal(zodToCrmError(parsed.error, params, tool.input, tool.name), field);
     checked.push({ tool, args });
   }
+  return fields.length === 1 ? fields[0]!.tool.tool.name : null;
 }
 
 /** Whether two fields' arguments are the same values (objects by identity: a variable used twice). */
@@ -282,13 +286,15 @@ function collect(
   return true;
 }
 
-/** Runs checkToolArguments on every operation yoga executes, with the caller's actor. */
+/** Runs checkToolArguments on every operation yoga executes, with the caller's actor, and names its tool on the actor. */
 export function toolArgumentsPlugin(): Plugin {
   return {
     async onExecute({ args }) {
       const context = args.contextValue as Partial<GraphQLContext>;
       if (!context.actor) return;
-      await checkToolArguments(args.schema, args.document, args.operationName ?? undefined, (args.variableValues ?? {}) as Record<string, unknown>, context.actor);
+      const tool = await checkToolArguments(args.schema, args.document, args.operationName ?? undefined, (args.variableValues ?? {}) as Record<string, unknown>, context.actor);
+      // The services read the actor as they write their events: an operation of one tool names it.
+      context.actor.tool ??= tool;
     },
   };
 }

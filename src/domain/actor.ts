@@ -13,7 +13,7 @@ export interface Actor {
   /** Empty means every tool. */
   scopes: readonly Scope[];
   via: CallStyle;
-  /** The tool being called, when the call came in as a tool. */
+  /** The tool being called: a tool call's, or on /graphql the one tool an operation's root fields run (null for several). */
   tool: string | null;
   /** The workspace's plan and trial end, read at call time. */
   plan: string | null;

@@ -287,6 +287,27 @@ describe('GraphQL at /graphql', () => {
     body: JSON.stringify({ query, variables }),
   });
 
+  it('names the tool on the timeline when an operation runs one tool, on the direct path and on yoga\'s', async () => {
+    const note = async (title: string, headers: Record<string, string>) => {
+      const res = await fetch(`${h.url}/graphql`, {
+        method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ query: `mutation { createNote(title: ${JSON.stringify(title)}) { note_id } }` }),
+      });
+      return ((await res.json()) as { data: { createNote: { note_id: string } } }).data.createNote.note_id;
+    };
+    // A plain JSON exchange takes the direct path; an Accept of the GraphQL response type, yoga's.
+    const direct = await note('Via the direct path', {});
+    const viaYoga = await note('Via yoga', { Accept: 'application/graphql-response+json' });
+    const both = await gql(h.ws.owner.key, 'mutation { a: createNote(title: "A") { note_id } b: createTask(title: "B") { task_id } }');
+    const { a, b } = ((await both.json()) as { data: { a: { note_id: string }; b: { task_id: string } } }).data;
+    const events = await callTool(h, 'rest', h.ws.owner.key, 'timeline.list', { page_size: 10 });
+    if (!events.ok) throw new Error(events.message);
+    const byResource = new Map((events.result.items as Array<{ resource_id: string; via: string; tool: string | null }>).map((e) => [e.resource_id, [e.via, e.tool]]));
+    expect([direct, viaYoga, a.note_id, b.task_id].map((id) => byResource.get(id))).toEqual([
+      ['graphql', 'notes.create'], ['graphql', 'notes.create'], ['graphql', null], ['graphql', null],
+    ]);
+  });
+
   it('serves the same data behind the same bearer auth', async () => {
     const res = await gql(h.ws.owner.key, '{ objectTypes { slug fields { slug type } } }');
     const body = await res.json();
