@@ -19,7 +19,7 @@ import { DEFAULT_CURRENCY, DEFAULT_RATING_MAX, RATING_MAX_LIMIT } from './values
  *   and `many` (default false); currency `currency_code` (three upper-case letters, default
  *   USD); rating `max` (integer 1–10, default 5).
  * - Options a patch drops are kept as `retired_options` (derived, never given): records may still
- *   hold them, filters take them, writes refuse them.
+ *   hold them, filters take them, and no record takes one anew (record-data.ts).
  * - A patch cannot change the type, the slug, a reference's target or its `many`.
  */
 
@@ -185,7 +185,7 @@ function validateConfigPatch(field: FieldDef, value: unknown, param: string): Fi
 /**
  * The options a field no longer offers but records may still hold: those the new list drops,
  * after the ones retired before (an option offered again leaves the list), the most recent
- * MAX_OPTIONS kept. Filters take them, so the records holding one stay findable; writes do not.
+ * MAX_OPTIONS kept. Filters take them, so the records holding one stay findable; no record takes one anew.
  */
 function retiredOptions(before: FieldConfig, options: readonly string[]): string[] {
   const offered = new Set(options);
