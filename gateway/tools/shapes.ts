@@ -72,7 +72,7 @@ export const fieldOutput = z.object({
   archived: z.boolean(),
   options: z.array(z.string()).nullable(),
   retired_options: z.array(z.string()).nullable()
-    .describe('select, multi_select, status: options a change removed that records may still hold; filters take them, writes do not.'),
+    .describe('select, multi_select, status: options a change removed that records may still hold; filters take them, no record takes one anew.'),
   target: z.string().nullable(),
   many: z.boolean().nullable(),
   currency_code: z.string().nullable(),

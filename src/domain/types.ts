@@ -63,7 +63,7 @@ export interface FieldConfig {
   options?: string[];
   /**
    * select, multi_select, status: options removed by a field patch, which records may still hold.
-   * Filters take them; writes refuse them. Derived by the patch, oldest first, at most 500.
+   * Filters take them; no record takes one anew. Derived by the patch, oldest first, at most 500.
    */
   retired_options?: string[];
   /** record_reference: slug of the target object type. */

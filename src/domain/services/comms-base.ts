@@ -23,14 +23,17 @@ export class CommsBase {
   /** The distinct record ids, each a live record of the workspace the caller may write about. */
   protected async linkable(recordIds: readonly string[] | undefined, param = 'record_ids'): Promise<string[]> {
     const ids = [...new Set(recordIds ?? [])];
-    const records = await requireRecords(this.store, this.ws, ids, param);
-    if (!canWriteAll(this.actor)) {
-      const foreign = records.find((r) => r.assignee_id !== this.actor.user_id);
-      if (foreign) {
-        throw new CrmError('permission_denied', `a member may only link records assigned to them; ${foreign.id} is not`, { param, record_id: foreign.id });
-      }
-    }
+    this.assertMayLink(await requireRecords(this.store, this.ws, ids, param), param);
     return ids;
+  }
+
+  /** The Member rule of linked records: only those assigned to the caller; `param` names where they were given. */
+  protected assertMayLink(records: ReadonlyArray<{ id: string; assignee_id: string | null }>, param: string): void {
+    if (canWriteAll(this.actor)) return;
+    const foreign = records.find((r) => r.assignee_id !== this.actor.user_id);
+    if (foreign) {
+      throw new CrmError('permission_denied', `${param}: a member may only link records assigned to them; ${foreign.id} is not`, { param, record_id: foreign.id });
+    }
   }
 
   /**

@@ -1,8 +1,7 @@
 import type { Comm } from '../store/port-comms.ts';
 import { addressList } from '../comms/addresses.ts';
 import { isTimeZone, toUtc } from '../comms/times.ts';
-import { canWriteAll } from '../actor.ts';
-import { CrmError, validationError } from '../errors.ts';
+import { validationError } from '../errors.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -67,12 +66,8 @@ export class MeetingService extends CommsBase {
       if (!record) {
         throw validationError(`attendees[${i}].record_id`, `attendees[${i}].record_id: record ${a.record_id} does not exist or was deleted`, { rule: 'reference_not_found' });
       }
-      // The meeting goes on the attendee's timeline: the Member rule of linked records, named where it was sent.
-      if (!canWriteAll(this.actor) && record.assignee_id !== this.actor.user_id) {
-        throw new CrmError('permission_denied', `attendees[${i}].record_id: a member may only link records assigned to them; ${record.id} is not`, {
-          param: `attendees[${i}].record_id`, record_id: record.id,
-        });
-      }
+      // The meeting goes on the attendee's timeline: the rule of linked records, named where it was sent.
+      this.assertMayLink([record], `attendees[${i}].record_id`);
     });
     const recordIds = [...new Set([...(await this.linkable(input.record_ids)), ...attendeeRecords])];
     const data = {

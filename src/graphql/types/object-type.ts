@@ -20,7 +20,7 @@ export const FieldRef = builder.objectRef<FieldDef>('Field').implement({
     options: t.stringList({ nullable: true, resolve: (f) => f.config.options ?? null }),
     retired_options: t.stringList({
       nullable: true,
-      description: 'select, multi_select, status: options removed from `options` that records may still hold; filters take them, writes do not. Empty when none.',
+      description: 'select, multi_select, status: options removed from `options` that records may still hold; filters take them, no record takes one anew. Empty when none.',
       resolve: (f) => (f.config.options === undefined ? null : (f.config.retired_options ?? [])),
     }),
     target: t.string({ nullable: true, resolve: (f) => f.config.target ?? null }),
