@@ -1,6 +1,6 @@
 import { CrmError, validationError } from '../errors.ts';
 import type { FieldDef, ObjectType, RecordData } from '../types.ts';
-import type { FieldRef, UniqueClaim } from '../store/port.ts';
+import type { FieldPatch, FieldRef, UniqueClaim } from '../store/port.ts';
 import { isPlainObject, suggestError, typeError } from './checks.ts';
 import { uniqueKey, validateFieldValue, type StoredValue } from './values.ts';
 
@@ -90,8 +90,21 @@ export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueCl
 }
 
 /** Whether a field's values are claimed by the records holding them: a unique field that is not archived. */
-export function claimsValues(field: Pick<FieldDef, 'unique' | 'archived'>): boolean {
+function claimsValues(field: Pick<FieldDef, 'unique' | 'archived'>): boolean {
   return field.unique && !field.archived;
+}
+
+/**
+ * What a field patch does to the field's unique claims, for the store to do in the patch's
+ * transaction: nothing; `release` them all (unique off, or archived); or claim the values live
+ * records hold (fieldClaims), named by the patch key that started it, `unique` or `archived`
+ * (a unique field taken out of the archive). Claiming first releases what is left of earlier ones.
+ */
+export function claimChange(before: Pick<FieldDef, 'unique' | 'archived'>, patch: Pick<FieldPatch, 'unique' | 'archived'>): 'none' | 'release' | 'unique' | 'archived' {
+  const claiming = claimsValues({ unique: patch.unique ?? before.unique, archived: patch.archived ?? before.archived });
+  if (claiming === claimsValues(before)) return 'none';
+  if (!claiming) return 'release';
+  return patch.unique === true && !before.unique ? 'unique' : 'archived';
 }
 
 /**

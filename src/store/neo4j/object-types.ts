@@ -1,6 +1,6 @@
 import { notFound, objectTypeInUse } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
-import { claimsValues, fieldClaims } from '../../domain/fields.ts';
+import { claimChange, fieldClaims } from '../../domain/fields.ts';
 import type { FieldDef, ObjectType, RecordData } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
@@ -50,13 +50,13 @@ export async function requireObjectType(tx: Tx, workspaceId: string, slug: strin
  * two hold one), one that stops releases them.
  */
 async function reclaimValues(tx: Tx, type: ObjectType, before: FieldDef, patch: FieldPatch): Promise<void> {
-  const claiming = claimsValues({ unique: patch.unique ?? before.unique, archived: patch.archived ?? before.archived });
-  if (claiming === claimsValues(before)) return;
+  const change = claimChange(before, patch);
+  if (change === 'none') return;
   await tx.rows(bind(RELEASE_FIELD_CLAIMS, { object_type_id: type.id, field: before.slug }));
-  if (!claiming) return;
+  if (change === 'release') return;
   const held = (await tx.rows(bind(HELD_VALUES, { object_type_id: type.id })))
     .map((r) => ({ record_id: String(r.record_id), value: (JSON.parse(String(r.data)) as RecordData)[before.slug] }));
-  const claims = fieldClaims(type.slug, before, held, patch.unique === true && !before.unique ? 'unique' : 'archived');
+  const claims = fieldClaims(type.slug, before, held, change);
   if (claims.length > 0) await tx.rows(bind(WRITE_CLAIMS, { claims: claims.map((claim) => ({ ...claim, field: before.slug })) }));
 }
 

@@ -1,5 +1,5 @@
 import { notFound, objectTypeInUse } from '../../domain/errors.ts';
-import { claimsValues, fieldClaims } from '../../domain/fields.ts';
+import { claimChange, fieldClaims } from '../../domain/fields.ts';
 import type { FieldDef, ObjectType } from '../../domain/types.ts';
 import type { FieldPatch, NewEvent, NewField, NewObjectType, ObjectTypePatch } from '../../domain/store/port.ts';
 import { assignments, insertSql, perConnection, type Connection, type SqlParam } from './connection.ts';
@@ -33,17 +33,16 @@ export function requireObjectType(c: Connection, workspaceId: string, slug: stri
  * them, so none is left behind to refuse a write after the flag comes back.
  */
 function reclaimValues(c: Connection, type: ObjectTypeRow, before: FieldDef, patch: FieldPatch): void {
-  const after = { unique: patch.unique ?? before.unique, archived: patch.archived ?? before.archived };
-  const claiming = claimsValues(after);
-  if (claiming === claimsValues(before)) return;
+  const change = claimChange(before, patch);
+  if (change === 'none') return;
   c.run('DELETE FROM record_uniques WHERE object_type_pk = ? AND field = ?', type.pk, before.slug);
-  if (!claiming) return;
+  if (change === 'release') return;
   const held = c.all<{ pk: number; record_id: string; value: unknown }>(
     'SELECT pk, id AS record_id, json_extract(data, ?) AS value FROM records WHERE object_type_pk = ? AND deleted_at IS NULL AND json_extract(data, ?) IS NOT NULL',
     `$.${before.slug}`, type.pk, `$.${before.slug}`,
   );
   const pks = new Map(held.map((r) => [r.record_id, r.pk]));
-  for (const claim of fieldClaims(type.slug, before, held, patch.unique === true && !before.unique ? 'unique' : 'archived')) {
+  for (const claim of fieldClaims(type.slug, before, held, change)) {
     c.run('INSERT INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (?, ?, ?, ?)', type.pk, before.slug, claim.value, pks.get(claim.record_id)!);
   }
 }
