@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, liveFields, uniqueClaims, validateRecordData } from '../../src/domain/fields.ts';
+import { claimChange, displayName, fieldClaims, liveFields, uniqueClaims, validateRecordData } from '../../src/domain/fields.ts';
 import { failure, objectTypeOf, projects, REC_A, REC_B, REC_C, standardType, USR_A } from './domain-fixtures.ts';
 
 const contacts = standardType('contacts');
@@ -197,5 +197,31 @@ describe('field lookups kept per object type', () => {
     const first = liveFields(type);
     first.pop();
     expect(liveFields(type)).toHaveLength(first.length + 1);
+  });
+});
+
+describe('claims of a field whose flags change', () => {
+  const plain = { unique: false, archived: false };
+  const unique = { unique: true, archived: false };
+  const archived = { unique: true, archived: true };
+
+  it('claims when a field starts claiming, releases when it stops, and does nothing otherwise', () => {
+    expect(claimChange(plain, { unique: true })).toBe('unique');
+    expect(claimChange(archived, { archived: false })).toBe('archived');
+    expect(claimChange({ unique: false, archived: true }, { unique: true, archived: false })).toBe('unique');
+    expect(claimChange(unique, { unique: false })).toBe('release');
+    expect(claimChange(unique, { archived: true })).toBe('release');
+    expect(claimChange(unique, { unique: true })).toBe('none');
+    expect(claimChange(plain, { archived: true })).toBe('none');
+    expect(claimChange({ unique: false, archived: true }, { unique: true })).toBe('none');
+  });
+
+  it('claims each held value by its unique key, and refuses two holders of one', () => {
+    const url = { slug: 'site', type: 'url' as const, config: {} };
+    expect(fieldClaims('companies', url, [{ record_id: REC_A, value: 'https://a.com/' }, { record_id: REC_B, value: '' }, { record_id: REC_C, value: 'b.com' }], 'unique'))
+      .toEqual([{ record_id: REC_A, value: 'a.com' }, { record_id: REC_C, value: 'b.com' }]);
+    const refused = failure(() => fieldClaims('companies', url, [{ record_id: REC_A, value: 'https://a.com/' }, { record_id: REC_B, value: 'a.com' }], 'archived'));
+    expect(refused.code).toBe('conflict');
+    expect(refused.details).toMatchObject({ param: 'archived', field: 'site', value: 'a.com', record_ids: [REC_A, REC_B] });
   });
 });
