@@ -137,6 +137,23 @@ export function filterCases(h: Harness): void {
       expect(await g.match(sys('updated_at', 'gt', newest))).toEqual(['beta']);
     });
 
+    it('matches long contains and ends_with patterns as short ones: ASCII case ignored, wildcards literal', async () => {
+      const g = await gadgets(h);
+      const long = 'Résumé of the quarterly pipeline review, 50% done_ '.repeat(4);
+      await h.store.updateRecord(g.ws.id, g.records.alpha.id, { data: { ...g.records.alpha.data, name: `Alpha ${long}END` }, uniques: [], refs: [] });
+      await h.store.updateRecord(g.ws.id, g.records.gamma.id, { data: { ...g.records.gamma.data, name: 'a'.repeat(300) }, uniques: [], refs: [] });
+      const part = long.slice(3, 90);
+      expect(part.length).toBeGreaterThan(32);
+      expect(await g.match(cmp('name', 'contains', part.toUpperCase().replaceAll('É', 'é')))).toEqual(['alpha']);
+      expect(await g.match(cmp('name', 'contains', part.replace('é', 'É')))).toEqual([]);
+      expect(await g.match(cmp('name', 'contains', `${'a'.repeat(40)}b`))).toEqual([]);
+      expect(await g.match(cmp('name', 'contains', 'a'.repeat(299)))).toEqual(['gamma']);
+      expect(await g.match(cmp('name', 'ends_with', `${long.slice(-60)}end`))).toEqual(['alpha']);
+      expect(await g.match(cmp('name', 'ends_with', long.slice(-60)))).toEqual([]);
+      expect(await g.match(cmp('name', 'ends_with', 'A'.repeat(33)))).toEqual(['gamma']);
+      expect(await g.match(cmp('name', 'ends_with', `x${'a'.repeat(300)}`))).toEqual([]);
+    });
+
     it('treats an empty string as a missing value', async () => {
       const g = await gadgets(h);
       await h.store.updateRecord(g.ws.id, g.records.alpha.id, { data: { ...g.records.alpha.data, name: '' }, uniques: [], refs: [] });
