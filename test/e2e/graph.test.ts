@@ -242,3 +242,26 @@ describe('the graph in GraphQL', () => {
     expect(out.data.graph.edges).toEqual([{ type: 'company', origin: 'field' }]);
   });
 });
+
+describe('contacts.classify over a whole workspace', () => {
+  it('lets other calls run between its pages when it only reads (persist: false)', async () => {
+    const ws = await h.newWorkspace();
+    const contacts = Array.from({ length: 3_000 }, (_, i) => ({
+      object_type_slug: 'contacts', data: { name: `Person ${i}` }, uniques: [], refs: [], created_by: ws.owner.user_id, assignee_id: ws.owner.user_id,
+    }));
+    await h.server.store.createRecords(ws.id, contacts);
+    const order: string[] = [];
+    const classify = callTool(h, 'rest', ws.member.key, 'contacts.classify', { persist: false }).then((out) => {
+      order.push('classify');
+      return out;
+    });
+    // Sent once the classification has begun: without a turn between its pages it would wait for all six.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const read = await callTool(h, 'rest', ws.member.key, 'objects.list', {});
+    order.push('objects.list');
+    expect(read.ok).toBe(true);
+    const done = await classify;
+    expect(done).toMatchObject({ ok: true, result: { counts: { by_category: expect.any(Object) } } });
+    expect(order).toEqual(['objects.list', 'classify']);
+  });
+});
