@@ -265,3 +265,36 @@ describe('contacts.classify over a whole workspace', () => {
     expect(order).toEqual(['objects.list', 'classify']);
   });
 });
+
+describe('graph.path between two large components', () => {
+  it('lets other calls run while it searches both ends for a path that does not exist', async () => {
+    const ws = await h.newWorkspace();
+    const base = { uniques: [], created_by: ws.owner.user_id, assignee_id: ws.owner.user_id };
+    const hubs = [];
+    for (const name of ['Hub one', 'Hub two']) {
+      const hub = await callTool(h, 'rest', ws.owner.key, 'records.create', { object_type_slug: 'companies', data: { name } });
+      if (!hub.ok) throw new Error(hub.message);
+      hubs.push(hub.result.record_id as string);
+    }
+    for (const hub of hubs) {
+      await h.server.store.createRecords(ws.id, Array.from({ length: 2_500 }, (_, i) => ({
+        ...base, object_type_slug: 'contacts', data: { name: `Person ${i}`, company: hub }, refs: [{ field: 'company', to_id: hub }],
+      })));
+    }
+    const ends = await Promise.all(hubs.map(async (hub) => {
+      const page = await callTool(h, 'rest', ws.owner.key, 'records.list', { object_type_slug: 'contacts', filters: { company: hub }, page_size: 1 });
+      if (!page.ok) throw new Error(page.message);
+      return page.result.items[0].record_id as string;
+    }));
+    const order: string[] = [];
+    const path = callTool(h, 'rest', ws.owner.key, 'graph.path', { from_record_id: ends[0], to_record_id: ends[1], max_depth: 6 }).then((out) => {
+      order.push('graph.path');
+      return out;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await callTool(h, 'rest', ws.owner.key, 'objects.list', {})).ok).toBe(true);
+    order.push('objects.list');
+    expect(await path).toMatchObject({ ok: true, result: { paths: [] } });
+    expect(order).toEqual(['objects.list', 'graph.path']);
+  });
+});
