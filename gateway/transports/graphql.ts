@@ -99,9 +99,21 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
       const body = jsonOf(bytes.toString('utf8'));
       if (refuseVariables(ctx, variablesOf(body))) return;
       if (await direct(ctx, body)) return;
-    } else if (typeof ctx.query.variables === 'string') {
-      // An operation sent over GET carries its variables in the query string; same bounds.
-      if (refuseVariables(ctx, variablesOf(jsonOf(`{"variables":${ctx.query.variables}}`)))) return;
+    } else {
+      // An operation sent over GET carries its variables (and extensions) in the query string:
+      // each must be a JSON object, which yoga parses with no answer of its own for bad JSON (an
+      // internal error, as HTTP 200), and the variables get the same bounds.
+      for (const name of ['variables', 'extensions'] as const) {
+        const raw = ctx.query[name];
+        if (raw === undefined) continue;
+        const parsed = typeof raw === 'string' ? jsonOf(raw) : undefined;
+        if (parsed === null || (typeof parsed === 'object' && !Array.isArray(parsed))) continue;
+        refuse(ctx, new CrmError('validation_error', `${name} must be one JSON object in the query string, got ${typeof raw === 'string' ? JSON.stringify(raw.slice(0, 40)) : `${raw.length} values`}`, {
+          param: name, rule: 'json',
+        }));
+        return;
+      }
+      if (typeof ctx.query.variables === 'string' && refuseVariables(ctx, jsonOf(ctx.query.variables))) return;
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, {
@@ -188,15 +200,19 @@ function refuseVariables(ctx: Context, variables: unknown): boolean {
     return false;
   } catch (error) {
     if (!isCrmError(error)) throw error;
-    // Answered here, past the error middleware: the call log and metrics still get its code.
-    ctx.state.call.code = error.code;
-    ctx.status = error.status;
-    ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
+    refuse(ctx, error);
     return true;
   }
 }
 
 /** A JSON request body; undefined when it is not JSON. */
+/** Answers a refusal as /graphql answers one, here past the error middleware: the call log and metrics still get its code. */
+function refuse(ctx: Context, error: CrmError): void {
+  ctx.state.call.code = error.code;
+  ctx.status = error.status;
+  ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
+}
+
 function jsonOf(json: string): unknown {
   try {
     return JSON.parse(json);

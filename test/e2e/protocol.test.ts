@@ -488,4 +488,18 @@ describe('request heads and bodies every edge refuses alike', () => {
     expect(get.status).toBe(200);
     expect((await get.json()).data.objectTypes.length).toBeGreaterThan(0);
   });
+
+  it('refuses GET variables or extensions that are not one JSON object with 400 naming them, and serves good ones', async () => {
+    const auth = { Authorization: `Bearer ${h.ws.owner.key}` };
+    const query = encodeURIComponent('query($slug: String!) { objectType(slug: $slug) { slug } }');
+    for (const [name, raw] of [['variables', 'notjson'], ['extensions', 'notjson'], ['variables', '[1]'], ['variables', '"x"'], ['extensions', '5']]) {
+      const res = await fetch(`${h.url}/graphql?query=${query}&${name}=${encodeURIComponent(raw!)}`, { headers: auth });
+      expect([name, raw, res.status]).toEqual([name, raw, 400]);
+      expect((await res.json()).errors[0]).toMatchObject({ extensions: { code: 'validation_error', details: { param: name, rule: 'json' } } });
+    }
+    const twice = await fetch(`${h.url}/graphql?query=${query}&variables=%7B%7D&variables=%7B%7D`, { headers: auth });
+    expect(twice.status).toBe(400);
+    const good = await fetch(`${h.url}/graphql?query=${query}&variables=${encodeURIComponent('{"slug":"deals"}')}`, { headers: auth });
+    expect([good.status, (await good.json()).data]).toEqual([200, { objectType: { slug: 'deals' } }]);
+  });
 });
