@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { CrmError, type ErrorDetails } from '../src/domain/errors.ts';
@@ -16,13 +17,24 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
       param: 'content-type', rule: 'media_type', allowed: ['application/json'],
     })
     : null;
-  const text = (await readBodyBytes(req, limit, refusal)).toString('utf8').trim();
+  const text = utf8Text(await readBodyBytes(req, limit, refusal)).trim();
   if (!text) return {};
   try {
     return parseJson(text);
   } catch (err) {
     throw new CrmError('validation_error', `the request body is not valid JSON: ${(err as Error).message}`, { param: 'body', rule: 'json' });
   }
+}
+
+/**
+ * A JSON body's text. JSON travels as UTF-8 (RFC 8259), and bytes that are not (a Latin-1 "é")
+ * would decode to U+FFFD and be stored damaged for good, so such a body is refused, naming body.
+ */
+export function utf8Text(bytes: Buffer): string {
+  if (!isUtf8(bytes)) {
+    throw new CrmError('validation_error', 'the request body is not UTF-8 text: send JSON encoded as UTF-8', { param: 'body', rule: 'utf8' });
+  }
+  return bytes.toString('utf8');
 }
 
 /**

@@ -9,7 +9,7 @@ import { createContext, type GraphQLContext } from '../../src/graphql/context.ts
 import { schema } from '../../src/graphql/schema.ts';
 import type { GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
-import { readBodyBytes, UnsupportedMediaType } from '../body.ts';
+import { readBodyBytes, UnsupportedMediaType, utf8Text } from '../body.ts';
 import { guardParams } from '../tools/guard.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeader } from '../tools/idempotency.ts';
 import { directGraphQL } from './graphql-direct.ts';
@@ -96,7 +96,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     if (ctx.method === 'POST') {
       const bytes = await readBodyBytes(ctx.req, deps.config.bodyLimitBytes, mediaTypeRefusal(ctx.get('Content-Type')));
       if (bytes.length > 0) (ctx.req as { body?: Buffer }).body = bytes;
-      const body = jsonOf(bytes.toString('utf8'));
+      const body = jsonOf(utf8Text(bytes));
       if (refuseVariables(ctx, variablesOf(body))) return;
       if (await direct(ctx, body)) return;
     } else {

@@ -180,6 +180,28 @@ describe('REST and bridge edges', () => {
     }
   });
 
+  it('refuses a body that is not UTF-8 on every call style instead of storing it damaged', async () => {
+    const name = `bad ${Date.now()}`;
+    const headers = { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const post = async (path: string, json: string) => {
+      const at = json.indexOf('@');
+      const body = Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from([0xff, 0xfe]), Buffer.from(json.slice(at + 1))]);
+      const res = await fetch(`${h.url}${path}`, { method: 'POST', headers, body });
+      return { status: res.status, body: await res.json() };
+    };
+    const rest = await post('/v1/records/create', `{"object_type_slug":"companies","data":{"name":"${name}@"}}`);
+    expect(rest).toMatchObject({ status: 400, body: { code: 'validation_error', details: { param: 'body', rule: 'utf8' } } });
+    const bridge = await post('/mcp/api/developers/mcp/call/', `{"tool":"records.create","params":{"object_type_slug":"companies","data":{"name":"${name}@"}}}`);
+    expect(bridge).toMatchObject({ status: 400, body: { success: false, error: { code: 'VALIDATION_ERROR' } } });
+    const mcp = await post('/mcp/', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"records.create","arguments":{"object_type_slug":"companies","data":{"name":"${name}@"}}}}`);
+    expect(mcp).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+    const gql = await post('/graphql', `{"query":"mutation { createRecord(object_type_slug: \\"companies\\", data: {name: \\"${name}@\\"}) { record_id } }"}`);
+    // Refused before GraphQL reads it, so in the gateway's shape A, as /graphql's other transport refusals.
+    expect(gql).toMatchObject({ status: 400, body: { code: 'validation_error', details: { param: 'body', rule: 'utf8' } } });
+    const found = await callTool(h, 'rest', h.ws.owner.key, 'records.list', { object_type_slug: 'companies', filters: { name: { starts_with: name } } });
+    expect(found).toMatchObject({ ok: true, result: { total: 0 } });
+  });
+
   it('answers malformed JSON on REST with validation_error naming the body', async () => {
     const res = await fetch(`${h.url}/v1/records/list`, {
       method: 'POST', headers: { Authorization: `Bearer ${h.ws.owner.key}`, 'Content-Type': 'application/json' }, body: '{nope',
