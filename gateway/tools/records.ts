@@ -45,13 +45,16 @@ export const recordTools = [
     name: 'records.get',
     scope: 'records',
     title: 'Get a record',
-    description: 'Returns one record with its relations in both directions (records it references and records that reference it), each with the other record\'s display name. Example: {"record_id": "rec_…"}.',
+    description: `Returns one record with its relations in both directions (records it references and records that reference it), each with the other record's display name: the first ${LIMITS.relationsMax}, with relations_total counting them all (records.list filtered on a reference field reads the records behind the rest). Example: {"record_id": "rec_…"}.`,
     input: z.strictObject({ record_id: recordId }),
-    output: recordOutput.extend({ relations: z.array(relationOutput) }),
+    output: recordOutput.extend({
+      relations: z.array(relationOutput).describe(`The first ${LIMITS.relationsMax} relations.`),
+      relations_total: z.number().int().describe('How many relations the record has in all.'),
+    }),
     annotations: READ_ONLY,
     operation: {
       document: `query($record_id: String!) { record(record_id: $record_id) { ${RECORD_SELECTION}
-        relations { type source direction record { record_id object_type_slug display_name } } } }`,
+        relations { type source direction record { record_id object_type_slug display_name } } relations_total } }`,
       variables: (i) => i,
       result: pick('record'),
       // Every leaf is a stored string, a null or the data JSON, and relations are many: see OperationOptions.

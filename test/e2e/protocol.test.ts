@@ -330,6 +330,26 @@ describe('GraphQL at /graphql', () => {
     ]);
   });
 
+  it('bounds Record.relations by its limit, counts them all, and prices the limit into the cost', async () => {
+    const key = h.ws.owner.key;
+    const hub = await callTool(h, 'rest', key, 'records.create', { object_type_slug: 'companies', data: { name: 'Relations hub' } });
+    if (!hub.ok) throw new Error(hub.message);
+    const id = hub.result.record_id as string;
+    for (let i = 0; i < 3; i++) await callTool(h, 'rest', key, 'records.create', { object_type_slug: 'contacts', data: { name: `Near ${i}`, company: id } });
+    const body = async (res: Response) => ({ status: res.status, json: await res.json() });
+    const two = await body(await gql(key, 'query($id: String!) { record(record_id: $id) { relations(limit: 2) { type } relations_total } }', { id }));
+    expect(two).toEqual({ status: 200, json: { data: { record: { relations: [{ type: 'company' }, { type: 'company' }], relations_total: 3 } } } });
+    for (const limit of [0, 1001]) {
+      const out = await body(await gql(key, `query($id: String!) { record(record_id: $id) { relations(limit: ${limit}) { type } } }`, { id }));
+      expect(out.json.errors[0]).toMatchObject({ extensions: { code: 'validation_error', details: { param: 'limit', max: 1000 } } });
+    }
+    // A page of records, each with up to 1,000 relations, is priced as that many.
+    const page = await body(await gql(key, '{ records(object_type_slug: "companies", page_size: 100) { items { relations { type } } } }'));
+    expect(page).toMatchObject({ status: 400, json: { errors: [{ extensions: { code: 'validation_error', rule: 'max_cost' } }] } });
+    const bounded = await body(await gql(key, '{ records(object_type_slug: "companies", page_size: 100) { items { relations(limit: 10) { type } } } }'));
+    expect(bounded.status).toBe(200);
+  });
+
   it('serves the same data behind the same bearer auth', async () => {
     const res = await gql(h.ws.owner.key, '{ objectTypes { slug fields { slug type } } }');
     const body = await res.json();

@@ -266,6 +266,20 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict' });
   });
 
+  it('answers the first 1,000 relations of a record with the count of them all', async () => {
+    const hub = await ok('records.create', { object_type_slug: 'companies', data: { name: `Hub ${style}` } });
+    await h.server.store.createRecords(h.ws.id, Array.from({ length: 1_100 }, (_, i) => ({
+      object_type_slug: 'contacts', data: { name: `Member ${i} ${style}`, company: hub.record_id }, uniques: [], refs: [{ field: 'company', to_id: hub.record_id }],
+      created_by: h.ws.owner.user_id, assignee_id: h.ws.owner.user_id,
+    })));
+    const got = await ok('records.get', { record_id: hub.record_id });
+    expect(got.relations).toHaveLength(1_000);
+    expect(got.relations_total).toBe(1_100);
+    expect(got.relations[0]).toMatchObject({ type: 'company', direction: 'incoming', record: { object_type_slug: 'contacts' } });
+    const few = await ok('records.get', { record_id: (await ok('records.create', { object_type_slug: 'contacts', data: { name: `Alone ${style}` } })).record_id });
+    expect([few.relations, few.relations_total]).toEqual([[], 0]);
+  });
+
   it('refuses to restore a record whose unique value another took, naming the record and the field', async () => {
     const domain = `taken-${style}.io`;
     const gone = await ok('records.create', { object_type_slug: 'companies', data: { name: 'Gone', domain } });

@@ -1,5 +1,5 @@
 import { longerThan } from '../fields/checks.ts';
-import type { RecordSummary, Store } from '../store/port.ts';
+import type { RecordSummary, RelatedRecord, Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, isCrmError, notFound, recordTypeDeleted, validationError } from '../errors.ts';
 import { displayName, uniqueClaims, validateRecordData, type ValidatedData } from '../fields.ts';
@@ -97,14 +97,39 @@ export class RecordService {
     return view(await this.objects.get(record.object_type_slug), record);
   }
 
-  /** The record's relations in both directions, each with the other record's display name. */
-  async relations(recordId: string): Promise<RelationView[]> {
+  /**
+   * The record's relations in both directions, each with the other record's display name: the
+   * first `limit` (at most LIMITS.relationsMax, the default) in the store's order.
+   */
+  async relations(recordId: string, limit: number = LIMITS.relationsMax): Promise<RelationView[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.relationsMax) {
+      throw validationError('limit', `limit must be an integer from 1 to ${LIMITS.relationsMax}, got ${limit}`, { rule: 'range', min: 1, max: LIMITS.relationsMax });
+    }
+    const all = await this.allRelations(recordId);
     const out: RelationView[] = [];
-    for (const rel of await this.store.getRelations(this.ws, recordId)) {
+    for (let i = 0; i < all.length && out.length < limit; i++) {
+      const rel = all[i]!;
       out.push({ type: rel.type, source: rel.source, direction: rel.from_id === recordId ? 'outgoing' : 'incoming', record: rel.other });
     }
     return out;
   }
+
+  /** How many relations the record has, all of them (`relations` answers the first of them). */
+  async relationCount(recordId: string): Promise<number> {
+    return (await this.allRelations(recordId)).length;
+  }
+
+  /** One read of a record's relations per call, shared by its relations and their count. */
+  private allRelations(recordId: string): Promise<RelatedRecord[]> {
+    let held = this.relationsRead.get(recordId);
+    if (!held) {
+      held = this.store.getRelations(this.ws, recordId);
+      this.relationsRead.set(recordId, held);
+    }
+    return held;
+  }
+
+  private readonly relationsRead = new Map<string, Promise<RelatedRecord[]>>();
 
   /** Display summaries of the live records among the ids (deleted or foreign ones are absent). */
   async summaries(ids: readonly string[]): Promise<Map<string, RelatedRecordView>> {

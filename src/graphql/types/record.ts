@@ -1,4 +1,5 @@
 import type { RecordView, RelatedRecordView, RelationView } from '../../domain/services/records.ts';
+import { LIMITS } from '../../domain/limits.ts';
 import { builder } from '../builder.ts';
 import { pageType } from './page.ts';
 
@@ -37,8 +38,13 @@ export const RecordRef = builder.objectRef<RecordView>('Record').implement({
     deleted_at: t.exposeString('deleted_at', { nullable: true }),
     relations: t.field({
       type: [RelationRef],
-      description: 'Relations in both directions to live records.',
-      resolve: (r, _args, ctx) => ctx.services.records.relations(r.id),
+      description: `Relations in both directions to live records: the first \`limit\` (1 to ${LIMITS.relationsMax}, default ${LIMITS.relationsMax}); relations_total counts them all.`,
+      args: { limit: t.arg.int({ defaultValue: LIMITS.relationsMax }) },
+      resolve: (r, args, ctx) => ctx.services.records.relations(r.id, args.limit ?? LIMITS.relationsMax),
+    }),
+    relations_total: t.int({
+      description: 'How many relations the record has; relations answers at most its limit of them.',
+      resolve: (r, _args, ctx) => ctx.services.records.relationCount(r.id),
     }),
   }),
 });
