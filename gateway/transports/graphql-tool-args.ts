@@ -1,3 +1,4 @@
+import { nextTurn } from '../../src/domain/turns.ts';
 import {
   getArgumentValues, getDirectiveValues, getNullableType, getOperationAST, getVariableValues, GraphQLError, GraphQLIncludeDirective,
   GraphQLSkipDirective, isInputObjectType, isListType, Kind, parse, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
@@ -143,8 +144,6 @@ interface RootField {
 
 const fragmentsOf = new WeakMap<DocumentNode, Map<string, FragmentDefinitionNode>>();
 
-/** Lets other work run between the checks of an operation's fields, as it does between separate calls. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Checks the arguments of every root field of an operation against its tool's input schema,
@@ -189,7 +188,8 @@ export async function checkToolArguments(
       throw refusal(argumentError(error), field);
     }
     if (checked.some((c) => c.tool === tool && sameArguments(c.args, args))) continue;
-    if (i > 0) await yieldToLoop();
+    // Other work runs between the checks of an operation's fields, as it does between separate calls.
+    if (i > 0) await nextTurn();
     const params = toolParams(field.tool, args, field.definition);
     const parsed = tool.input.safeParse(params);
     if (!parsed.success) throw refusal(zodToCrmError(parsed.error, params, tool.input, tool.name), field);

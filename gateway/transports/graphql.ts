@@ -205,7 +205,6 @@ function refuseVariables(ctx: Context, variables: unknown): boolean {
   }
 }
 
-/** A JSON request body; undefined when it is not JSON. */
 /** Answers a refusal as /graphql answers one, here past the error middleware: the call log and metrics still get its code. */
 function refuse(ctx: Context, error: CrmError): void {
   ctx.state.call.code = error.code;
@@ -213,6 +212,7 @@ function refuse(ctx: Context, error: CrmError): void {
   ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
 }
 
+/** A JSON request body; undefined when it is not JSON. */
 function jsonOf(json: string): unknown {
   try {
     return JSON.parse(json);

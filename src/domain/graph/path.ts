@@ -1,4 +1,5 @@
 import type { GraphStore } from '../store/port-graph.ts';
+import { nextTurn } from '../turns.ts';
 import type { GraphEdge, GraphRecord, Strength } from './types.ts';
 import { EXPAND_CHUNK, compare, edgeKey, node, orderEdges, type WalkNode } from './walk.ts';
 
@@ -46,7 +47,7 @@ export async function shortestPaths(
     for (let start = 0; start < grow.frontier.length; start += EXPAND_CHUNK) {
       // Other calls run between two chunks: on the embedded store each read answers at once, and
       // a search that finds no path walks both ends' whole components (104k contacts: 1.1 s).
-      if (start > 0 || length > 1) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (start > 0 || length > 1) await nextTurn();
       const chunk = grow.frontier.slice(start, start + EXPAND_CHUNK);
       const inChunk = new Set(chunk);
       const step = await store.expandGraph(workspaceId, chunk);

@@ -1,3 +1,4 @@
+import { nextTurn } from '../turns.ts';
 import type { Store } from '../store/port.ts';
 import { canWriteAll, type Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
@@ -78,7 +79,7 @@ export class ClassifyService {
         // Other calls run between two pages. Saving gave them that turn (a write waits for its
         // group); reading only, an embedded store answers at once, and 104k contacts held every
         // other call for 5 s.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
     const names = await this.records.summaries(items.map((i) => i.record_id));

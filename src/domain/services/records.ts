@@ -105,13 +105,9 @@ export class RecordService {
     if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.relationsMax) {
       throw validationError('limit', `limit must be an integer from 1 to ${LIMITS.relationsMax}, got ${limit}`, { rule: 'range', min: 1, max: LIMITS.relationsMax });
     }
-    const all = await this.allRelations(recordId);
-    const out: RelationView[] = [];
-    for (let i = 0; i < all.length && out.length < limit; i++) {
-      const rel = all[i]!;
-      out.push({ type: rel.type, source: rel.source, direction: rel.from_id === recordId ? 'outgoing' : 'incoming', record: rel.other });
-    }
-    return out;
+    return (await this.allRelations(recordId)).slice(0, limit).map((rel) => ({
+      type: rel.type, source: rel.source, direction: rel.from_id === recordId ? 'outgoing' : 'incoming', record: rel.other,
+    }));
   }
 
   /** How many relations the record has, all of them (`relations` answers the first of them). */
