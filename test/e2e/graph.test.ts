@@ -62,6 +62,13 @@ describe.each(STYLES)('the relationship graph over %s', (style: Style) => {
     expect(await call('graph.unlink', { link_id: link.link_id })).toMatchObject({ ok: false, status: 404, code: 'not_found' });
     const second = await ok('graph.link', { from_record_id: dan, to_record_id: ann, type: 'knows' });
     expect(await ok('graph.unlink', { from_record_id: dan, to_record_id: ann, type: 'knows' })).toEqual({ link_id: second.link_id, removed: true });
+    // Malformed ends and a record unlinked from itself are refused as graph.link refuses them, naming the end.
+    expect(await call('graph.unlink', { from_record_id: 'garbage', to_record_id: ann, type: 'knows' }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'from_record_id', rule: 'format' } });
+    expect(await call('graph.unlink', { from_record_id: dan, to_record_id: 'junk', type: 'knows' }))
+      .toMatchObject({ ok: false, status: 400, details: { param: 'to_record_id', rule: 'format' } });
+    expect(await call('graph.unlink', { from_record_id: dan, to_record_id: dan, type: 'knows' }))
+      .toMatchObject({ ok: false, status: 400, details: { param: 'to_record_id', rule: 'self_link' } });
     const field = await call('graph.unlink', { from_record_id: ann, to_record_id: acme, type: 'company' });
     expect(field).toMatchObject({ ok: false, status: 400, code: 'validation_error' });
     expect(field.ok || field.message).toContain('records.update');

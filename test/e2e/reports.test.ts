@@ -106,7 +106,9 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
   });
 
   it('refuses a run with both or neither of report_id and config, and a report without a name', async () => {
-    expect(await call('reports.run', {})).toMatchObject({ ok: false, status: 400, details: { param: 'report_id' } });
+    const neither = await call('reports.run', {});
+    expect(neither).toMatchObject({ ok: false, status: 400, details: { param: 'report_id', rule: 'required' } });
+    expect(neither.ok || neither.message).toBe('give report_id (a saved report) or config (an inline report); neither was given');
     expect(await call('reports.run', { report_id: 'rpt_x', config: BY_STAGE })).toMatchObject({ ok: false, status: 400, details: { param: 'config' } });
     expect(await call('reports.create', { config: BY_STAGE })).toMatchObject({ ok: false, status: 400, details: { param: 'name' } });
   });

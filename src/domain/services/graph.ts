@@ -75,9 +75,7 @@ export class GraphService {
   async link(input: { from_record_id: string; to_record_id: string; type: string; properties?: unknown }): Promise<LinkView> {
     const type = linkType(input.type);
     const properties = linkProperties(input.properties);
-    if (input.from_record_id === input.to_record_id) {
-      throw validationError('to_record_id', 'a record cannot be linked to itself: to_record_id must differ from from_record_id', { rule: 'self_link' });
-    }
+    if (input.from_record_id === input.to_record_id) throw selfLink();
     const from = await this.live(input.from_record_id, 'from_record_id');
     const to = await this.live(input.to_record_id, 'to_record_id');
     this.assertCanWrite([from, to]);
@@ -189,6 +187,10 @@ export class GraphService {
       if (!input[param]) throw validationError(param, `give link_id, or from_record_id, to_record_id and type; ${param} is missing`, { rule: 'required' });
     }
     const [fromId, toId, type] = [input.from_record_id!, input.to_record_id!, linkType(input.type!)];
+    // As graph.link refuses them: a malformed id or a record linked to itself is the caller's to fix, not a missing link.
+    checkId(fromId, 'from_record_id');
+    checkId(toId, 'to_record_id');
+    if (fromId === toId) throw selfLink();
     const link = await this.store.findLink(this.ws, fromId, toId, type);
     if (link) return link;
     if (await this.store.hasFieldEdge(this.ws, fromId, toId, type)) {
@@ -253,4 +255,8 @@ function linkProperties(value: unknown): Record<string, unknown> {
     throw validationError('properties', `properties must be at most ${GRAPH_LIMITS.propertiesMaxBytes} bytes of JSON`, { rule: 'max_size' });
   }
   return value as Record<string, unknown>;
+}
+
+function selfLink() {
+  return validationError('to_record_id', 'a record cannot be linked to itself: to_record_id must differ from from_record_id', { rule: 'self_link' });
 }

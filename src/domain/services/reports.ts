@@ -70,9 +70,10 @@ export class ReportService {
     const hasId = input.report_id !== undefined && input.report_id !== null;
     const hasConfig = input.config !== undefined && input.config !== null;
     if (hasId === hasConfig) {
-      throw validationError(hasId ? 'config' : 'report_id', 'give either report_id (a saved report) or config (an inline report), not both', {
-        rule: hasId ? 'exclusive' : 'required',
-      });
+      const message = hasId
+        ? 'give either report_id (a saved report) or config (an inline report), not both'
+        : 'give report_id (a saved report) or config (an inline report); neither was given';
+      throw validationError(hasId ? 'config' : 'report_id', message, { rule: hasId ? 'exclusive' : 'required' });
     }
     const report = hasId ? await this.load(input.report_id!) : undefined;
     const checked = await this.check(report ? report.config : input.config);
