@@ -51,6 +51,16 @@ function paramsProblem(method: string, params: unknown): string | null {
 export function envelopeError(body: unknown): Record<string, unknown> | null {
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
+  // Two requests of one batch with one id would both run while their answers could not be told
+  // apart (the SDK kept one): refused before anything runs.
+  const ids = new Set<string>();
+  for (const m of messages) {
+    const msg = m as Record<string, unknown> | null;
+    if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string' || !('id' in msg)) continue;
+    const id = JSON.stringify(msg.id);
+    if (ids.has(id)) return rpcError(RpcCode.InvalidRequest, `two requests of this batch have the id ${id}; give each its own`);
+    ids.add(id);
+  }
   for (const m of messages) {
     if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
     const msg = m as Record<string, unknown>;

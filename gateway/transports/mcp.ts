@@ -64,12 +64,14 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
 
 /**
  * A batch, metered per request it carries (mcp-batch.ts): the SDK answers the requests the key
- * can afford, and the refusals of the others are put back in their places.
+ * can afford, and the refusals of the others are put back in their places, in one array.
  */
 async function serveBatch(ctx: Context, batch: unknown[], sdk: (message: unknown) => Promise<Response>): Promise<void> {
   const metered = await meterBatch(ctx, batch);
   const response = await sdk(metered.run);
-  if (metered.refused.size === 0 || response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
+  // The SDK answers a batch that ran one request with that response alone; a batch is answered
+  // with an array (JSON-RPC 2.0, 6), so its answer always goes through the merge.
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
     await respond(ctx, response);
     return;
   }

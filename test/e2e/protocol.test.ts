@@ -147,6 +147,16 @@ describe('MCP protocol edges', () => {
       expect(res.body.map((m: { id: number }) => m.id)).toEqual([26, 27]);
       expect(res.body[1].result.tools.length).toBeGreaterThan(0);
     }
+    // A batch of one request (and a notification) is still answered with an array.
+    const one = await rpc(h, key(), [{ jsonrpc: '2.0', id: 29, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect([one.status, one.body]).toEqual([200, [{ jsonrpc: '2.0', id: 29, result: {} }]]);
+    // Two requests with one id are refused before either runs: their answers could not be told apart.
+    const name = `Twin id ${Date.now()}`;
+    const create = (n: number) => ({ jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'records.create', arguments: { object_type_slug: 'companies', data: { name: `${name} ${n}` } } } });
+    const twins = await rpc(h, key(), [create(1), create(2)]);
+    expect(twins.body).toMatchObject({ error: { code: -32600, message: expect.stringContaining('the id 30') } });
+    const found = await callTool(h, 'rest', key(), 'records.list', { object_type_slug: 'companies', filters: { name: { starts_with: name } } });
+    expect(found).toMatchObject({ ok: true, result: { total: 0 } });
   });
 
   it('answers GET with 405', async () => {
