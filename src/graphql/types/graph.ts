@@ -112,7 +112,7 @@ const ClassifyResultRef = builder.objectRef<ClassifyResult>('ClassifyResult').im
 
 builder.objectField(RecordRef, 'neighbors', (t) => t.field({
   type: [GraphNodeRef],
-  description: 'Records within `depth` (1-4, default 1) of this one, nearest first, optionally of some object types (comma-separated); at most 101. Walks of a page of records are batched: one store round trip per level.',
+  description: 'Records within `depth` (1-4, default 1) of this one, nearest first, optionally of some object types (comma-separated); at most the 100 nearest (graph.query says whether a walk was cut). Walks of a page of records are batched: one store round trip per level.',
   authScopes: { tool: 'graph' },
   args: { depth: t.arg.int(), types: t.arg.string() },
   resolve: (r, args, ctx) => ctx.services.graph.neighbors(r, { depth: args.depth, types: args.types }),
