@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CrmError } from '../../src/domain/errors.ts';
 import { bucketRange, MAX_BUCKETS, nextBucket } from '../../src/domain/reports/buckets.ts';
+import { shapeSeries } from '../../src/domain/reports/series.ts';
 
 describe('report time buckets', () => {
   it('steps from one bucket start to the next across month, quarter and year ends', () => {
@@ -27,5 +28,17 @@ describe('report time buckets', () => {
     })();
     expect(failure).toBeInstanceOf(CrmError);
     expect((failure as CrmError).details).toMatchObject({ param: 'config.time_bucket', rule: 'too_many_buckets', max: MAX_BUCKETS });
+  });
+});
+
+describe('pie and donut shares', () => {
+  const shaping = { chart: 'pie' as const, metric: 'sum' as const, group: undefined, bucket: null };
+  const row = (group: string, value: number | null) => ({ group, value, count: 1 });
+
+  it('are shares of the positive total, 0 for a value of 0 or less, so they stay in 0..1 and add up to 1', () => {
+    const shares = (shapeSeries([row('a', 90), row('b', 30), row('c', -30), row('d', null)], shaping) as Array<{ share: number }>).map((s) => s.share);
+    expect(shares).toEqual([0.75, 0.25, 0, 0]);
+    expect((shapeSeries([row('a', -30)], shaping) as Array<{ value: number; share: number }>)[0]).toEqual({ label: 'a', value: -30, share: 0 });
+    expect((shapeSeries([row('a', 30), row('b', -30)], { ...shaping, chart: 'donut' }) as Array<{ share: number }>).map((s) => s.share)).toEqual([1, 0]);
   });
 });

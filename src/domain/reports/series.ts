@@ -102,7 +102,8 @@ export function conversion(count: number, next: number | undefined): number | nu
  * - line, area: `[{bucket, value, count}]` over every bucket from the first to the last with data
  *   (empty ones 0); with a group_by, and for stacked_bar, `[{group, points}]`, one such series per
  *   group over the same buckets;
- * - pie, donut: `[{label, value, share}]`, share of the total of the values (0 when it is 0);
+ * - pie, donut: `[{label, value, share}]`, share of the total of the positive values (0 for a
+ *   value of 0 or less, and when that total is 0);
  * - bar, table: the rows.
  */
 export function shapeSeries(rows: readonly ReportRow[], s: Shaping): unknown {
@@ -113,8 +114,12 @@ export function shapeSeries(rows: readonly ReportRow[], s: Shaping): unknown {
       return funnel(rows, s);
     case 'pie':
     case 'donut': {
-      const total = rows.reduce((sum, row) => sum + (row.value ?? 0), 0);
-      return rows.map((row) => ({ label: row.group ?? null, value: row.value, share: total === 0 ? 0 : (row.value ?? 0) / total }));
+      // A slice cannot be negative: shares are of the positive values' total, and a group whose
+      // value is negative (a sum of refunds) keeps its value with a share of 0, so the shares
+      // stay between 0 and 1 and add up to 1.
+      const slice = (row: ReportRow) => Math.max(0, row.value ?? 0);
+      const total = rows.reduce((sum, row) => sum + slice(row), 0);
+      return rows.map((row) => ({ label: row.group ?? null, value: row.value, share: total === 0 ? 0 : slice(row) / total }));
     }
     case 'line':
     case 'area':
