@@ -105,6 +105,15 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     expect(await call('reports.run', { config })).toMatchObject({ ok: false, status: 400, details: { param } });
   });
 
+  it('answers sums and averages of decimals without floating-point noise', async () => {
+    const tag = `Cents ${style} ${Date.now()}`;
+    for (const amount of [0.1, 0.2]) await ok('records.create', { object_type_slug: 'deals', data: { name: `${tag} ${amount}`, amount } });
+    const run = async (metric: string) => (await ok('reports.run', {
+      config: { object_type: 'deals', metric, metric_field: 'amount', chart_type: 'number', filters: [{ field: 'name', operator: 'starts_with', value: tag }] },
+    })).series.value;
+    expect([await run('sum'), await run('avg')]).toEqual([0.3, 0.15]);
+  });
+
   it('refuses a run with both or neither of report_id and config, and a report without a name', async () => {
     const neither = await call('reports.run', {});
     expect(neither).toMatchObject({ ok: false, status: 400, details: { param: 'report_id', rule: 'required' } });

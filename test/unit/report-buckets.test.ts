@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CrmError } from '../../src/domain/errors.ts';
 import { bucketRange, MAX_BUCKETS, nextBucket } from '../../src/domain/reports/buckets.ts';
-import { shapeSeries } from '../../src/domain/reports/series.ts';
+import { shapeSeries, tidyNumber } from '../../src/domain/reports/series.ts';
 
 describe('report time buckets', () => {
   it('steps from one bucket start to the next across month, quarter and year ends', () => {
@@ -40,5 +40,16 @@ describe('pie and donut shares', () => {
     expect(shares).toEqual([0.75, 0.25, 0, 0]);
     expect((shapeSeries([row('a', -30)], shaping) as Array<{ value: number; share: number }>)[0]).toEqual({ label: 'a', value: -30, share: 0 });
     expect((shapeSeries([row('a', 30), row('b', -30)], { ...shaping, chart: 'donut' }) as Array<{ share: number }>).map((s) => s.share)).toEqual([1, 0]);
+  });
+});
+
+describe('computed values', () => {
+  it('lose the floating-point noise of adding decimals, and integers stay exact', () => {
+    expect(tidyNumber(0.1 + 0.2)).toBe(0.3);
+    expect(tidyNumber((0.1 + 0.2) / 2)).toBe(0.15);
+    expect(tidyNumber(1234567890123.45)).toBe(1234567890123.45);
+    expect(tidyNumber(9007199254740991)).toBe(9007199254740991);
+    expect(tidyNumber(-2.5)).toBe(-2.5);
+    expect(tidyNumber(1 / 3)).toBe(0.333333333333333);
   });
 });

@@ -24,6 +24,15 @@ export interface Shaping {
   bucket: TimeBucket | null;
 }
 
+/**
+ * A computed value without the binary floating-point noise of adding decimals (0.1 + 0.2 is
+ * 0.30000000000000004): a fraction is given to 15 significant digits, what a double holds of a
+ * decimal faithfully. Integers stay as they are, exact up to 2^53.
+ */
+export function tidyNumber(value: number): number {
+  return Number.isInteger(value) || !Number.isFinite(value) ? value : Number(value.toPrecision(15));
+}
+
 /** The metric over no records: counts and sums are 0, an average, minimum or maximum has no value. */
 export const emptyValue = (metric: Metric): number | null => (metric === 'count' || metric === 'sum' ? 0 : null);
 
@@ -56,7 +65,7 @@ export function shapeRows(rows: readonly AggregateRow[], s: Shaping): ReportRow[
     const out = {} as ReportRow;
     if (s.group) out.group = groupValue(s.group, row.group);
     if (s.bucket && row.bucket !== null) out.bucket = row.bucket;
-    out.value = row.value;
+    out.value = row.value === null ? null : tidyNumber(row.value);
     out.count = row.count;
     return out;
   });

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { liveFields, notALiveField } from '../fields/record-data.ts';
 import { NUMERIC_TYPES, STAGE_TYPES } from '../reports/config.ts';
-import { conversion } from '../reports/series.ts';
+import { conversion, tidyNumber } from '../reports/series.ts';
 import type { AggregateQuery } from '../reports/types.ts';
 import type { FieldDef, ObjectType } from '../types.ts';
 import { fieldSet } from './lists.ts';
@@ -75,13 +75,13 @@ export class AnalyticsService {
     const rows = await this.store.aggregate(this.ws, query);
     const counts = (stage.config.options ?? []).map((option) => {
       const row = rows.find((r) => r.group === option);
-      return { stage: option, count: row?.count ?? 0, value: value ? (row?.value ?? 0) : 0 };
+      return { stage: option, count: row?.count ?? 0, value: value ? tidyNumber(row?.value ?? 0) : 0 };
     });
     const stages = counts.map((s, i) => ({ stage: s.stage, count: s.count, value: s.value, conversion_to_next: conversion(s.count, counts[i + 1]?.count) }));
     return {
       stages,
       total_count: stages.reduce((sum, s) => sum + s.count, 0),
-      total_value: stages.reduce((sum, s) => sum + s.value, 0),
+      total_value: tidyNumber(stages.reduce((sum, s) => sum + s.value, 0)),
     };
   }
 
