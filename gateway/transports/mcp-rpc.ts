@@ -52,9 +52,10 @@ export function envelopeError(body: unknown): Record<string, unknown> | null {
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
   // Two requests of one batch with one id would both run while their answers could not be told
-  // apart (the SDK kept one): refused before anything runs.
+  // apart (the SDK kept one): refused before anything runs. A lone message (every call but a
+  // batch) has nothing to repeat, and skips the walk.
   const ids = new Set<string>();
-  for (const m of messages) {
+  for (const m of messages.length > 1 ? messages : []) {
     const msg = m as Record<string, unknown> | null;
     if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string' || !('id' in msg)) continue;
     const id = JSON.stringify(msg.id);
