@@ -132,7 +132,17 @@ export class GraphService {
     const depth = bounded('depth', input.depth, 1, GRAPH_LIMITS.depthMax, 1);
     const types = await this.typesParam(input.types);
     const start: GraphRecord = { id: root.id, object_type_slug: root.object_type_slug, category: null, strength: null };
-    const found = await walk(this.batched, this.ws, start, { depth, limit: GRAPH_LIMITS.limitDefault + 1, edges: false, ...(types ? { types } : {}) });
+    const options = { depth, limit: GRAPH_LIMITS.limitDefault + 1, edges: false, ...(types ? { types } : {}) };
+    // As graph.query: over the graph held in memory when there is one (each walk synchronous, no
+    // await until it is named), since the batched expansions hand a walk edge objects it then
+    // hashes one by one (17 times slower for a page of contacts of one 52k-contact company).
+    const view = await this.store.graphView(this.ws);
+    const held = view && walkView(view, start, options);
+    if (view && held) {
+      const names = view.names(held.slots);
+      return held.nodes.slice(1).map((n, i) => nodeView(n, names[i + 1]!));
+    }
+    const found = await walk(this.batched, this.ws, start, options);
     return this.named(found.nodes.slice(1));
   }
 
