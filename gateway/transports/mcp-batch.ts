@@ -9,6 +9,7 @@
  */
 import type { Context } from 'koa';
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
+import { CrmError } from '../../src/domain/errors.ts';
 import { meterCalls } from '../ratelimit/index.ts';
 import { crmRpcError, MAX_BATCH_MESSAGES } from './mcp-rpc.ts';
 
@@ -58,4 +59,37 @@ export function mergeAnswers(batch: unknown[], metered: MeteredBatch, answered: 
   // Anything the SDK answered that no request claimed (it should not happen) is still sent.
   for (const rest of byId.values()) merged.push(...rest);
   return merged;
+}
+
+/**
+ * The most tool-result text one batch answers, in UTF-16 units of the results' JSON (what REST
+ * would send for them). The SDK makes a batch's answer one string holding each result twice (as
+ * structuredContent and escaped in its text block, up to three times the JSON), and a string past
+ * V8's bound (2^29 units) made it drop the answer without a word: a batch of three pages of
+ * 100 large records was never answered.
+ */
+export const BATCH_ANSWER_MAX = 64 * 1024 * 1024;
+
+/** What is left of one batch's answer budget; results are charged in the order they finish. */
+export interface AnswerBudget {
+  left: number;
+}
+
+export function answerBudget(): AnswerBudget {
+  return { left: BATCH_ANSWER_MAX };
+}
+
+/**
+ * Charges a finished tools/call to its batch's budget. A read whose result passes what is left is
+ * refused in its place with payload_too_large (nothing is lost: it changed nothing, and alone or in
+ * a smaller batch it is answered); a write is always answered, since it ran.
+ */
+export function chargeAnswer(budget: AnswerBudget, tool: string, readOnly: boolean, text: string): CrmError | null {
+  if (readOnly && text.length > budget.left) {
+    return new CrmError('payload_too_large',
+      `the answers of this batch would pass ${BATCH_ANSWER_MAX} characters of tool results; call ${tool} alone or in a smaller batch`,
+      { limit: BATCH_ANSWER_MAX, tool });
+  }
+  budget.left -= text.length;
+  return null;
 }

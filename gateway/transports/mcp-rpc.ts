@@ -17,7 +17,12 @@ export const MAX_BATCH_MESSAGES = 100;
  * (app.ts): code -320xx from the HTTP status, the service code and details in `data`.
  */
 export function crmRpcError(e: CrmError): Record<string, unknown> {
-  return rpcError(-32000 - Math.floor(ERROR_TABLE[e.code].status / 100), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+  return rpcError(rpcCodeOf(e), e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+}
+
+/** The JSON-RPC code of a service error sent as one: -320xx from its HTTP status (-32004 for a 4xx). */
+export function rpcCodeOf(e: CrmError): number {
+  return -32000 - Math.floor(ERROR_TABLE[e.code].status / 100);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

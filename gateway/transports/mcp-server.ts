@@ -5,6 +5,8 @@ import { asCrmError } from '../errors.ts';
 import type { CallInfo, GatewayDeps } from '../state.ts';
 import { toolsForScopes } from '../tools/index.ts';
 import { findTool, invokeTool, type Principal } from '../tools/invoke.ts';
+import { chargeAnswer, type AnswerBudget } from './mcp-batch.ts';
+import { rpcCodeOf } from './mcp-rpc.ts';
 import { mcpToolDescriptor } from './mcp-tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'crm-tool-service', version: '1.0.0' } as const;
@@ -46,15 +48,20 @@ export function settledOf(ctx: McpRequestContext): Promise<ToolCallOutcome> | un
   return ctx.authInfo?.extra?.settled as Promise<ToolCallOutcome> | undefined;
 }
 
+/** The answer budget of the JSON-RPC batch a request came in (absent for a lone message). */
+export function budgetOf(ctx: McpRequestContext): AnswerBudget | undefined {
+  return ctx.authInfo?.extra?.budget as AnswerBudget | undefined;
+}
+
 /**
  * A fresh low-level Server for one HTTP request of either era. Tool failures are results with
  * isError and the service's error code; protocol failures (unknown tool, bad cursor) are
  * JSON-RPC errors with the plain message. `settled` is a tools/call already run by the direct
  * path (mcp-direct.ts) whose answer it leaves to the SDK: the handler answers it instead of
- * running the tool a second time.
+ * running the tool a second time. `budget` bounds the tool results a batch answers (mcp-batch.ts).
  */
 export function buildServer(
-  deps: GatewayDeps, principal: Principal, call: CallInfo = {}, idempotencyKey?: string, settled?: Promise<ToolCallOutcome>,
+  deps: GatewayDeps, principal: Principal, call: CallInfo = {}, idempotencyKey?: string, settled?: Promise<ToolCallOutcome>, budget?: AnswerBudget,
 ): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -74,6 +81,12 @@ export function buildServer(
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     const { result, outputSchema } = await (settled ?? callTool(deps, principal, call, idempotencyKey, name, args));
+    const block = result.content[0];
+    const refusal = budget && block?.type === 'text' ? chargeAnswer(budget, name, findTool(name).annotations.readOnlyHint, block.text) : null;
+    if (refusal) {
+      call.code = refusal.code;
+      throw new ProtocolError(rpcCodeOf(refusal), refusal.message, errorData(refusal));
+    }
     return server.projectCallToolResult(result, outputSchema);
   });
   return server;

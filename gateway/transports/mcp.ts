@@ -9,9 +9,9 @@ import type { CallInfo, GatewayDeps } from '../state.ts';
 import type { Principal } from '../tools/invoke.ts';
 import { batchError, envelopeError, rpcError } from './mcp-rpc.ts';
 import { idempotencyHeader } from '../tools/idempotency.ts';
-import { buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
+import { budgetOf, buildServer, callOf, idempotencyKeyOf, principalOf, settledOf, type ToolCallOutcome } from './mcp-server.ts';
 import { directEra, serveDirect } from './mcp-direct.ts';
-import { meterBatch, mergeAnswers } from './mcp-batch.ts';
+import { answerBudget, meterBatch, mergeAnswers, type AnswerBudget } from './mcp-batch.ts';
 import { checkHostAndOrigin } from './host-origin.ts';
 import { edge, postOnly } from './rest.ts';
 
@@ -30,7 +30,7 @@ export { MCP_PROTOCOL_VERSIONS, MCP_SERVER_INFO } from './mcp-server.ts';
 export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middleware, options: McpOptions = {}): void {
   // Without its trailing slash, the route matches the path either way (the router is not strict).
   const path = deps.config.mcpPrefix;
-  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c), settledOf(c)), {
+  const modern = createMcpHandler((c) => buildServer(deps, principalOf(c), callOf(c), idempotencyKeyOf(c), settledOf(c), budgetOf(c)), {
     legacy: 'reject', responseMode: 'auto', maxRequestBodySize: deps.config.bodyLimitBytes,
   });
   const direct = options.direct ?? true;
@@ -45,11 +45,11 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
     }
     const principal = ctx.state.principal!;
     const idempotencyKey = idempotencyHeader(ctx.headers);
-    const sdk = async (message: unknown, settled?: Promise<ToolCallOutcome>): Promise<Response> => {
+    const sdk = async (message: unknown, settled?: Promise<ToolCallOutcome>, budget?: AnswerBudget): Promise<Response> => {
       const request = webRequest(ctx);
-      const authInfo = authInfoOf(principal, ctx.state.call, idempotencyKey, settled);
+      const authInfo = authInfoOf(principal, ctx.state.call, idempotencyKey, settled, budget);
       return (await isLegacyRequest(request, message))
-        ? serveLegacy(deps, principal, ctx.state.call, idempotencyKey, request, authInfo, message, settled)
+        ? serveLegacy(deps, principal, ctx.state.call, idempotencyKey, request, authInfo, message, settled, budget)
         : modern.fetch(request, { authInfo, parsedBody: message });
     };
     const viaSdk = async (settled?: Promise<ToolCallOutcome>) => respond(ctx, await sdk(body, settled));
@@ -66,9 +66,11 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
  * A batch, metered per request it carries (mcp-batch.ts): the SDK answers the requests the key
  * can afford, and the refusals of the others are put back in their places, in one array.
  */
-async function serveBatch(ctx: Context, batch: unknown[], sdk: (message: unknown) => Promise<Response>): Promise<void> {
+async function serveBatch(
+  ctx: Context, batch: unknown[], sdk: (message: unknown, settled: undefined, budget: AnswerBudget) => Promise<Response>,
+): Promise<void> {
   const metered = await meterBatch(ctx, batch);
-  const response = await sdk(metered.run);
+  const response = await sdk(metered.run, undefined, answerBudget());
   // The SDK answers a batch that ran one request with that response alone; a batch is answered
   // with an array (JSON-RPC 2.0, 6), so its answer always goes through the merge.
   if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
@@ -113,9 +115,9 @@ async function readRpcBody(ctx: Context, deps: GatewayDeps): Promise<unknown> {
  */
 async function serveLegacy(
   deps: GatewayDeps, principal: Principal, call: CallInfo, idempotencyKey: string | undefined, request: Request, authInfo: AuthInfo, body: unknown,
-  settled: Promise<ToolCallOutcome> | undefined,
+  settled: Promise<ToolCallOutcome> | undefined, budget: AnswerBudget | undefined,
 ): Promise<Response> {
-  const server = buildServer(deps, principal, call, idempotencyKey, settled);
+  const server = buildServer(deps, principal, call, idempotencyKey, settled, budget);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -128,11 +130,13 @@ async function serveLegacy(
 
 /**
  * The SDK passes authInfo through untouched; it carries the principal, the Idempotency-Key
- * header and a call the direct path already ran to the server factory, and the call record back
+ * header, a call the direct path already ran and a batch's answer budget to the server factory, and the call record back
  * out (the tool named and its outcome, for logs and metrics).
  */
-function authInfoOf(principal: Principal, call: CallInfo, idempotencyKey: string | undefined, settled: Promise<ToolCallOutcome> | undefined): AuthInfo {
-  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey, settled } };
+function authInfoOf(
+  principal: Principal, call: CallInfo, idempotencyKey: string | undefined, settled: Promise<ToolCallOutcome> | undefined, budget: AnswerBudget | undefined,
+): AuthInfo {
+  return { token: '', clientId: principal.key_id ?? 'cli', scopes: [...principal.scopes], extra: { principal, call, idempotencyKey, settled, budget } };
 }
 
 /**

@@ -159,6 +159,36 @@ describe('MCP protocol edges', () => {
     expect(found).toMatchObject({ ok: true, result: { total: 0 } });
   });
 
+  it('answers a batch whose results pass its bound, refusing the reads past it in their places', async () => {
+    // 80 records of about 900 KB of JSON each (45 text fields of 10,000 characters that JSON escapes).
+    const k = plain.ws.owner.key;
+    const fields = [{ slug: 'name', name: 'Name', type: 'text' }, ...Array.from({ length: 45 }, (_, i) => ({ slug: `f${i}`, name: `F${i}`, type: 'text' }))];
+    expect((await callTool(plain, 'rest', k, 'objects.create', { slug: 'blobs', name: 'Blobs', fields })).ok).toBe(true);
+    const data: Record<string, string> = { name: 'blob' };
+    for (let i = 0; i < 45; i++) data[`f${i}`] = '"\\'.repeat(5_000);
+    const base = { object_type_slug: 'blobs', uniques: [], created_by: plain.ws.owner.user_id, assignee_id: plain.ws.owner.user_id, data };
+    await plain.server.store.createRecords(plain.ws.id, Array.from({ length: 80 }, () => ({ ...base, refs: [] })));
+    const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const page = { object_type_slug: 'blobs', page_size: 40 };
+    const batch = [call(1, 'records.list', page), call(2, 'records.list', page), call(3, 'records.create', { object_type_slug: 'blobs', data: { name: 'late' } }), call(4, 'objects.list', {})];
+    const res = await rpc(plain, k, batch, { 'MCP-Protocol-Version': '2025-03-26' });
+    expect(res.status).toBe(200);
+    expect(res.body.map((m: { id: number }) => m.id)).toEqual([1, 2, 3, 4]);
+    // Each page is about 36 MB of JSON: the first to finish fits the 64 MiB, the other does not.
+    const [a, b] = res.body.slice(0, 2);
+    const refused = [a, b].filter((m: { error?: unknown }) => m.error);
+    expect(refused).toEqual([{ jsonrpc: '2.0', id: expect.any(Number), error: {
+      code: -32004, message: expect.stringContaining('call records.list alone or in a smaller batch'),
+      data: { code: 'payload_too_large', details: { limit: 64 * 1024 * 1024, tool: 'records.list' } },
+    } }]);
+    expect([a, b].find((m: { result?: unknown }) => m.result).result.structuredContent.items).toHaveLength(40);
+    // The write is answered whatever the reads took, and a small read still fits.
+    expect(res.body[2].result.structuredContent).toMatchObject({ data: { name: 'late' } });
+    expect(res.body[3].result.structuredContent.items.length).toBeGreaterThan(0);
+    // Alone, the refused read is answered.
+    expect(await callTool(plain, 'mcp', k, 'records.list', page)).toMatchObject({ ok: true, result: { total: 81 } });
+  }, 60_000);
+
   it('answers GET with 405', async () => {
     const res = await fetch(`${h.url}/mcp/`, { headers: { Authorization: `Bearer ${key()}`, Accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
