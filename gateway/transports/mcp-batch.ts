@@ -11,25 +11,36 @@ import type { Context } from 'koa';
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { CrmError } from '../../src/domain/errors.ts';
 import { meterCalls } from '../ratelimit/index.ts';
-import { crmRpcError, MAX_BATCH_MESSAGES } from './mcp-rpc.ts';
+import { crmRpcError, MAX_BATCH_MESSAGES, messageError } from './mcp-rpc.ts';
 
 type Message = Record<string, unknown>;
 
-/** What of a batch runs, and the answers of the requests refused for the rate limit. */
+/** What of a batch runs, and the answers of the messages that do not. */
 export interface MeteredBatch {
-  /** The batch without the refused requests, in order; what the SDK is given. */
+  /** The batch without the malformed and refused messages, in order; what the SDK is given. */
   run: unknown[];
-  /** A refused request's index in the batch and its JSON-RPC error. */
+  /**
+   * A message's index in the batch and the JSON-RPC error answering it in its place: a malformed
+   * message (mcp-rpc.ts, messageError), or a request the key cannot afford.
+   */
   refused: Map<number, Message>;
 }
 
-/** Counts a batch's requests past the first and splits off the ones the key cannot afford. */
+/**
+ * Answers the batch's malformed messages in their places (JSON-RPC 2.0, 6: each gets its own
+ * error, and the rest of the batch runs), counts its other requests past the first and splits off
+ * the ones the key cannot afford. A malformed message does no work and costs nothing here.
+ */
 export async function meterBatch(ctx: Context, batch: unknown[]): Promise<MeteredBatch> {
   // The SDK refuses a batch past its bound whole (400) without running any of it.
   if (batch.length > MAX_BATCH_MESSAGES) return { run: batch, refused: new Map() };
-  const requests = batch.flatMap((m, i) => (isJSONRPCRequest(m) ? [i] : []));
-  const { admitted, refusal } = await meterCalls(ctx, requests.length, { partial: true });
   const refused = new Map<number, Message>();
+  batch.forEach((m, i) => {
+    const error = messageError(m);
+    if (error) refused.set(i, error);
+  });
+  const requests = batch.flatMap((m, i) => (!refused.has(i) && isJSONRPCRequest(m) ? [i] : []));
+  const { admitted, refusal } = await meterCalls(ctx, requests.length, { partial: true });
   if (refusal) {
     for (const i of requests.slice(admitted)) refused.set(i, { ...crmRpcError(refusal), id: (batch[i] as Message).id });
   }
@@ -38,10 +49,10 @@ export async function meterBatch(ctx: Context, batch: unknown[]): Promise<Metere
 
 /**
  * The answer to the whole batch: the SDK's responses to what ran (one object when it ran one
- * request) with the refusals put back where their requests stood, matched by id.
+ * request, none when nothing ran) with the refusals put back where their messages stood, matched by id.
  */
 export function mergeAnswers(batch: unknown[], metered: MeteredBatch, answered: unknown): Message[] {
-  const responses = (Array.isArray(answered) ? answered : [answered]) as Message[];
+  const responses = (answered === undefined ? [] : Array.isArray(answered) ? answered : [answered]) as Message[];
   const byId = new Map<string, Message[]>();
   for (const r of responses) {
     const key = JSON.stringify(r.id ?? null);

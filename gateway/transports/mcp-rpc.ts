@@ -49,43 +49,50 @@ function paramsProblem(method: string, params: unknown): string | null {
 
 /**
  * Checks the JSON-RPC framing the SDK would otherwise misreport (it calls a bad envelope a parse
- * error and malformed params an internal error): -32600 for a message that is not JSON-RPC 2.0,
- * -32602 for params that are not an object, a tools/call without a tool name or with non-object
- * arguments, a tools/list cursor that is not a string and an initialize without its fields.
+ * error and malformed params an internal error), for a lone message: its messageError. For a
+ * batch, only what concerns the batch as a whole: it is empty, or two of its requests share an
+ * id; each message's own problems are answered in its place (mcp.ts, serveBatch).
  */
 export function envelopeError(body: unknown): Record<string, unknown> | null {
-  const messages = Array.isArray(body) ? body : [body];
-  if (messages.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
+  if (!Array.isArray(body)) return messageError(body);
+  if (body.length === 0) return rpcError(RpcCode.InvalidRequest, 'empty batch');
   // Two requests of one batch with one id would both run while their answers could not be told
-  // apart (the SDK kept one): refused before anything runs. A lone message (every call but a
-  // batch) has nothing to repeat, and skips the walk.
+  // apart (the SDK kept one): refused before anything runs.
   const ids = new Set<string>();
-  for (const m of messages.length > 1 ? messages : []) {
+  for (const m of body.length > 1 ? body : []) {
     const msg = m as Record<string, unknown> | null;
     if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string' || !('id' in msg)) continue;
     const id = JSON.stringify(msg.id);
     if (ids.has(id)) return rpcError(RpcCode.InvalidRequest, `two requests of this batch have the id ${id}; give each its own`);
     ids.add(id);
   }
-  for (const m of messages) {
-    if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
-    const msg = m as Record<string, unknown>;
-    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
-    if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
-    const isResponse = 'result' in msg || 'error' in msg;
-    if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
-    // Requests only: a notification gets no answer to carry an error.
-    const problem = isResponse || !('id' in msg) ? null : paramsProblem(msg.method as string, msg.params);
-    if (problem) return { ...rpcError(RpcCode.InvalidParams, problem), id };
-    if (msg.method === 'tools/call') {
-      const params = msg.params as Record<string, unknown> | undefined;
-      if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
-        return { ...rpcError(RpcCode.InvalidParams, 'tools/call needs params.name, the tool name'), id };
-      }
-      const args = params.arguments;
-      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-        return { ...rpcError(RpcCode.InvalidParams, 'tools/call params.arguments must be an object'), id };
-      }
+  return null;
+}
+
+/**
+ * What is wrong with one message, as the JSON-RPC error answering it (with its id when it has a
+ * readable one), or null: -32600 for a message that is not JSON-RPC 2.0, -32602 for params that
+ * are not an object, a tools/call without a tool name or with non-object arguments, a tools/list
+ * cursor that is not a string and an initialize without its fields.
+ */
+export function messageError(m: unknown): Record<string, unknown> | null {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return rpcError(RpcCode.InvalidRequest, 'a JSON-RPC message must be an object');
+  const msg = m as Record<string, unknown>;
+  const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
+  if (msg.jsonrpc !== '2.0') return { ...rpcError(RpcCode.InvalidRequest, 'jsonrpc must be "2.0"'), id };
+  const isResponse = 'result' in msg || 'error' in msg;
+  if (!isResponse && typeof msg.method !== 'string') return { ...rpcError(RpcCode.InvalidRequest, 'method must be a string'), id };
+  // Requests only: a notification gets no answer to carry an error.
+  const problem = isResponse || !('id' in msg) ? null : paramsProblem(msg.method as string, msg.params);
+  if (problem) return { ...rpcError(RpcCode.InvalidParams, problem), id };
+  if (msg.method === 'tools/call') {
+    const params = msg.params as Record<string, unknown> | undefined;
+    if (!params || typeof params !== 'object' || typeof params.name !== 'string') {
+      return { ...rpcError(RpcCode.InvalidParams, 'tools/call needs params.name, the tool name'), id };
+    }
+    const args = params.arguments;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+      return { ...rpcError(RpcCode.InvalidParams, 'tools/call params.arguments must be an object'), id };
     }
   }
   return null;
@@ -99,14 +106,15 @@ export function envelopeError(body: unknown): Record<string, unknown> | null {
  */
 export function batchError(body: unknown, versionHeader: string | undefined): Record<string, unknown> | null {
   if (!Array.isArray(body)) return null;
-  const claims = [versionHeader, ...body.flatMap((m) => versionClaims(m as Record<string, unknown>))];
+  const claims = [versionHeader, ...body.flatMap(versionClaims)];
   const modern = claims.find((v): v is string => typeof v === 'string' && v >= BATCHING_REMOVED_IN);
   if (!modern) return null;
   return rpcError(RpcCode.InvalidRequest, `JSON-RPC batches are not part of protocol ${modern} (batching ended with 2025-03-26); send one message per POST`);
 }
 
-function versionClaims(msg: Record<string, unknown>): unknown[] {
-  const params = (msg.params ?? {}) as Record<string, unknown>;
+function versionClaims(msg: unknown): unknown[] {
+  if (!isObject(msg)) return [];
+  const params = (isObject(msg.params) ? msg.params : {}) as Record<string, unknown>;
   const meta = (params._meta ?? {}) as Record<string, unknown>;
   return [meta[PROTOCOL_VERSION_META_KEY], msg.method === 'initialize' ? params.protocolVersion : undefined];
 }

@@ -64,21 +64,24 @@ export function mountMcp(router: Router, deps: GatewayDeps, authenticate: Middle
 
 /**
  * A batch, metered per request it carries (mcp-batch.ts): the SDK answers the requests the key
- * can afford, and the refusals of the others are put back in their places, in one array.
+ * can afford, and the errors of the others (malformed, or past the rate limit) are put back in
+ * their places, in one array. A batch of nothing but malformed messages is a 400.
  */
 async function serveBatch(
   ctx: Context, batch: unknown[], sdk: (message: unknown, settled: undefined, budget: AnswerBudget) => Promise<Response>,
 ): Promise<void> {
   const metered = await meterBatch(ctx, batch);
-  const response = await sdk(metered.run, undefined, answerBudget());
-  // The SDK answers a batch that ran one request with that response alone; a batch is answered
-  // with an array (JSON-RPC 2.0, 6), so its answer always goes through the merge.
-  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
+  const response = metered.run.length > 0 ? await sdk(metered.run, undefined, answerBudget()) : undefined;
+  const json = response?.status === 200 && response.headers.get('content-type')?.startsWith('application/json');
+  // Only notifications ran (202, no body) with nothing refused, or the SDK refused the batch itself.
+  if (response && !json && (metered.refused.size === 0 || response.status !== 202)) {
     await respond(ctx, response);
     return;
   }
-  const answered = (await response.json()) as unknown;
-  await respond(ctx, new Response(JSON.stringify(mergeAnswers(batch, metered, answered)), { status: 200, headers: response.headers }));
+  const answered = json ? ((await response!.json()) as unknown) : undefined;
+  const merged = mergeAnswers(batch, metered, answered);
+  const headers = response && json ? response.headers : new Headers({ 'content-type': 'application/json' });
+  await respond(ctx, new Response(JSON.stringify(merged), { status: metered.run.length > 0 ? 200 : 400, headers }));
 }
 
 function refuseMethod(ctx: Context): void {

@@ -159,6 +159,34 @@ describe('MCP protocol edges', () => {
     expect(found).toMatchObject({ ok: true, result: { total: 0 } });
   });
 
+  it('answers each malformed message of a batch in its place and runs the rest', async () => {
+    const name = `Beside malformed ${Date.now()}`;
+    const batch = [
+      { jsonrpc: '2.0', id: 41, method: 'ping' },
+      7,
+      { jsonrpc: '2.0', id: 43, method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '1.0', id: 44, method: 'ping' },
+      { jsonrpc: '2.0', id: 45, method: 'tools/call', params: { name: 'records.create', arguments: { object_type_slug: 'companies', data: { name } } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
+    const res = await rpc(h, key(), batch, { 'MCP-Protocol-Version': '2025-03-26' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { jsonrpc: '2.0', id: 41, result: {} },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'a JSON-RPC message must be an object' } },
+      { jsonrpc: '2.0', id: 43, error: { code: -32602, message: 'tools/call needs params.name, the tool name' } },
+      { jsonrpc: '2.0', id: 44, error: { code: -32600, message: 'jsonrpc must be "2.0"' } },
+      { jsonrpc: '2.0', id: 45, result: expect.objectContaining({ structuredContent: expect.objectContaining({ data: expect.objectContaining({ name }) }) }) },
+    ]);
+    expect(await callTool(h, 'rest', key(), 'records.list', { object_type_slug: 'companies', filters: { name } })).toMatchObject({ ok: true, result: { total: 1 } });
+    // Beside only a notification the errors are still answered; with nothing well-formed, a 400.
+    const beside = await rpc(h, key(), [8, { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect([beside.status, beside.body]).toEqual([200, [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'a JSON-RPC message must be an object' } }]]);
+    const none = await rpc(h, key(), [1, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 3 } }]);
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject([{ id: null, error: { code: -32600 } }, { id: 2, error: { code: -32602, message: expect.stringContaining('cursor') } }]);
+  });
+
   it('answers a batch whose results pass its bound, refusing the reads past it in their places', async () => {
     // 80 records of about 900 KB of JSON each (45 text fields of 10,000 characters that JSON escapes).
     const k = plain.ws.owner.key;
