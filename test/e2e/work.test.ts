@@ -242,6 +242,29 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(await call('lists.create', { object_type_slug: 'deals', name: 'Member list' }, h.ws.member.key)).toMatchObject({ ok: false, status: 403 });
   });
 
+  it("keeps a member off notes and tasks on someone else's record, also while that record is deleted", async () => {
+    const member = h.ws.member.key;
+    const mine = await deal('Member owns', member);
+    const others = await deal('Owner owns');
+    const note = await ok('notes.create', { title: 'Shared', body: 'owner text', record_ids: [mine, others] });
+    const task = await ok('tasks.create', { title: 'Call back', assignee_id: h.ws.member.user_id, record_ids: [others] });
+    const refusedOn = { ok: false, status: 403, code: 'permission_denied', details: { record_id: others } };
+    expect(await call('tasks.update', { task_id: task.task_id, status: 'done' }, member)).toMatchObject(refusedOn);
+    expect(await call('tasks.delete', { task_id: task.task_id }, member)).toMatchObject(refusedOn);
+    await ok('records.delete', { record_id: others });
+    expect(await call('notes.update', { note_id: note.note_id, body: 'member text' }, member)).toMatchObject(refusedOn);
+    expect(await call('notes.delete', { note_id: note.note_id }, member)).toMatchObject(refusedOn);
+    expect(await call('tasks.update', { task_id: task.task_id, status: 'done' }, member)).toMatchObject(refusedOn);
+    expect(await call('tasks.delete', { task_id: task.task_id }, member)).toMatchObject(refusedOn);
+    await ok('records.restore', { record_id: others });
+    expect(await ok('notes.get', { note_id: note.note_id })).toMatchObject({ body: 'owner text', deleted_at: null });
+    expect(await ok('tasks.get', { task_id: task.task_id })).toMatchObject({ status: 'open', deleted_at: null });
+    // On the member's own records, deleted or not, the member may.
+    const own = await ok('notes.create', { title: 'Own', record_ids: [mine] }, member);
+    await ok('records.delete', { record_id: mine }, member);
+    expect(await ok('notes.update', { note_id: own.note_id, body: 'still mine' }, member)).toMatchObject({ body: 'still mine' });
+  });
+
   it('records every mutation on the timeline with provenance and a diff, and serves a change feed with since', async () => {
     const start = await ok('timeline.list', { page_size: 1 });
     const id = await deal('Feed');

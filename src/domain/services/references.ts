@@ -41,3 +41,13 @@ export async function requireRecords(store: Store, workspaceId: string, ids: rea
     return record;
   });
 }
+
+/**
+ * The records a note or task is already on, deleted ones included, for the Member rule: a record
+ * in the trash is still its assignee's, and comes back with whatever was written on it meanwhile.
+ * Purged records are gone and left out.
+ */
+export async function attachedRecords(store: Store, workspaceId: string, ids: readonly string[]): Promise<StoredRecord[]> {
+  const found = await Promise.all(ids.map((id) => store.getRecord(workspaceId, id, { includeDeleted: true })));
+  return found.filter((r): r is StoredRecord => r !== null);
+}

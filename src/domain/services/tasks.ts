@@ -10,7 +10,7 @@ import { created, diffOf, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
 import { NOTE_BODY_MAX } from './notes.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
-import { requireRecords } from './references.ts';
+import { attachedRecords, requireRecords } from './references.ts';
 
 export interface TaskView extends Omit<Task, 'workspace_id'> {
   task_id: string;
@@ -86,7 +86,7 @@ export class TaskService {
   async update(input: TaskInput & { task_id: string }): Promise<TaskView> {
     const task = await this.load(input.task_id);
     this.assertAssigned(task);
-    this.assertOnRecords(await this.store.getRecords(this.ws, task.record_ids));
+    await this.assertOnAttached(task);
     const patch: TaskPatch = {};
     if (input.title !== undefined) patch.title = requireName(input.title, 'title', 200);
     if (input.body !== undefined) patch.body = input.body;
@@ -110,6 +110,7 @@ export class TaskService {
   async delete(taskId: string): Promise<TaskView> {
     const task = await this.load(taskId);
     this.assertAssigned(task);
+    await this.assertOnAttached(task);
     const deleted = await this.store.deleteTask(this.ws, task.id, [eventFor(this.actor, 'delete', 'task', task.id, task.record_ids, { title: { before: task.title } })]);
     return (await this.views([deleted]))[0]!;
   }
@@ -132,6 +133,11 @@ export class TaskService {
   private assertAssigned(task: Task): void {
     if (canWriteAll(this.actor) || task.assignee_id === this.actor.user_id) return;
     throw new CrmError('permission_denied', `a member may only change tasks assigned to them; ${task.id} is not`, { param: 'task_id' });
+  }
+
+  /** The Member rule for a task as it stands: every record it is on (in the trash too) is theirs. */
+  private async assertOnAttached(task: Task): Promise<void> {
+    if (!canWriteAll(this.actor)) this.assertOnRecords(await attachedRecords(this.store, this.ws, task.record_ids));
   }
 
   private assertOnRecords(records: StoredRecord[]): void {
