@@ -34,7 +34,7 @@ export const timelineTools = [
     }),
     output: z.object({
       items: z.array(eventOutput), total: z.number().int(), page: z.number().int(), page_size: z.number().int(),
-      latest: z.string().nullable().describe('The newest event id of the answer\'s events; pass it as since next time, once every page of them is read (a since answer with more than a page: page on with before). Null on a page read with before.'),
+      latest: z.string().nullable().describe('The newest event id of the answer\'s events; pass it as since next time, once every page of them is read (a since answer with more than a page: page on with before). Null on a page read with before or past page 1, whose newest event is not the head.'),
     }),
     annotations: READ_ONLY,
     operation: {

@@ -266,6 +266,7 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
   });
 
   it('records every mutation on the timeline with provenance and a diff, and serves a change feed with since', async () => {
+    await deal('Before the feed');
     const start = await ok('timeline.list', { page_size: 1 });
     const id = await deal('Feed');
     await ok('records.update', { record_id: id, data: { amount: 2500 } });
@@ -273,6 +274,13 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(feed.items.map((e: { action: string; resource_id: string }) => [e.action, e.resource_id])).toEqual([['update', id], ['create', id]]);
     expect(feed.items[0]).toMatchObject({ resource_type: 'record', via: style, tool: 'records.update', key_id: expect.stringMatching(/^key_/), diff: { amount: { before: 1000, after: 2500 } } });
     expect((await ok('timeline.list', { since: feed.latest })).total).toBe(0);
+    // A feed of more than a page: its head is on page 1; a later page has no head to give.
+    await ok('records.update', { record_id: id, data: { amount: 3000 } });
+    const one = await ok('timeline.list', { since: start.latest, page_size: 2 });
+    const two = await ok('timeline.list', { since: start.latest, page_size: 2, page: 2 });
+    expect([one.total, one.latest, two.items.length, two.latest]).toEqual([3, one.items[0].event_id, 1, null]);
+    expect((await ok('timeline.list', { since: one.latest })).total).toBe(0);
+    expect((await ok('timeline.list', { record_id: id, page_size: 1, page: 2 })).latest).toBeNull();
     expect(await call('timeline.list', { since: 'yesterday' })).toMatchObject({ ok: false, status: 400, details: { param: 'since' } });
   });
 

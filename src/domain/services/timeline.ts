@@ -33,10 +33,11 @@ export class TimelineService {
       items: items.map(({ workspace_id: _ws, ...e }) => ({ event_id: e.id, ...e })),
       total, page, page_size: pageSize,
       /**
-       * Pass as `since` to get only what happened after this answer. A page read with `before` is
-       * older history, whose newest event is no feed's head: null there.
+       * Pass as `since` to get only what happened after this answer. A page read with `before`, or
+       * past the first by number, is older history whose newest event is not the feed's head
+       * (passed as `since` it would deliver the pages before it again): null there.
        */
-      latest: input.before !== undefined ? null : items[0]?.id ?? input.since ?? null,
+      latest: input.before !== undefined || page > 1 ? null : items[0]?.id ?? input.since ?? null,
     };
   }
 }

@@ -28,7 +28,7 @@ const EventPageRef = builder.objectRef<Page>('TimelinePage').implement({
     total: t.exposeInt('total'),
     page: t.exposeInt('page'),
     page_size: t.exposeInt('page_size'),
-    latest: t.exposeString('latest', { nullable: true, description: 'Pass as `since` to read only newer events.' }),
+    latest: t.exposeString('latest', { nullable: true, description: 'Pass as `since` to read only newer events, once every page is read. Null on a page read with before or past page 1.' }),
   }),
 });
 
