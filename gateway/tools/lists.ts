@@ -86,7 +86,7 @@ export const listsTools = [
     description: "Lists a list's entries with their data and the record's display name, filtered on entry fields with the records.list filter language, sorted and paged. Example: {\"list_id\": \"lst_…\", \"filters\": {\"stage\": {\"in\": [\"qualified\", \"proposal\"]}}}.",
     input: z.strictObject({
       list_id: listId,
-      filters: fieldMap().optional().describe('Filter on entry fields (or record_id, created_at, updated_at).'),
+      filters: fieldMap().nullable().optional().describe('Filter on entry fields (or record_id, created_at, updated_at). Null or {} is no filter (a saved view without filters has null).'),
       sort_field: fieldKey.optional().describe('Entry field (or created_at, updated_at) to sort by. Default created_at. Items without a value come last either way and ties go by id; select and status values sort by their text, not their option order.'),
       ascending: z.boolean().optional().describe('Default true.'),
       page,

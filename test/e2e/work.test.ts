@@ -155,7 +155,11 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     });
     expect(view).toMatchObject({ view_id: view.id, filters: { amount: { gte: 50000 } }, sorts: [{ field: 'amount', ascending: false }], visible_fields: ['name', 'amount'] });
     expect((await ok('views.get', { view_id: view.view_id })).name).toBe(`Big deals ${style}`);
-    expect((await ok('views.update', { view_id: view.view_id, filters: null })).filters).toBeNull();
+    const cleared = await ok('views.update', { view_id: view.view_id, filters: null });
+    expect(cleared.filters).toBeNull();
+    // A view's filters, null included, are what records.list takes: null is no filter.
+    const all = await ok('records.list', { object_type_slug: 'deals', page_size: 1 });
+    expect((await ok('records.list', { object_type_slug: 'deals', filters: cleared.filters, page_size: 1 })).total).toBe(all.total);
     expect((await ok('views.list', { object_type_slug: 'deals' })).items.map((v: { view_id: string }) => v.view_id)).toContain(view.view_id);
     await ok('views.delete', { view_id: view.view_id });
     expect(await call('views.get', { view_id: view.view_id })).toMatchObject({ ok: false, status: 404 });
@@ -167,6 +171,10 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     const list = await pipeline();
     const listView = await ok('views.create', { name: 'Qualified', list_id: list.list_id, filters: { stage: 'qualified' } });
     expect(listView).toMatchObject({ list_id: list.list_id, object_type_slug: 'deals' });
+    const unfiltered = await ok('views.create', { name: 'Every entry', list_id: list.list_id });
+    expect(unfiltered.filters).toBeNull();
+    await ok('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: await deal('In view') }] });
+    expect((await ok('lists.entries', { list_id: list.list_id, filters: unfiltered.filters })).total).toBe(1);
   });
 
   it('writes notes on records, lists and edits them; a deleted note leaves lists but stays on the timeline', async () => {
