@@ -445,15 +445,13 @@ async function populate(store: Store): Promise<string> {
     await tick();
   }
 
-  // A unique field two records share a value of, as a store written before objects.update_field
-  // claimed held values could hold (it now refuses the flag over duplicates): the second record is
-  // written without its claim. The load keeps the claim with the first.
+  // Two records sharing a value of `code`, which the dump then calls unique (withUniqueCode): a
+  // store written before objects.update_field claimed held values could hold that (it now refuses
+  // the flag over duplicates, and the store any write whose claims miss it). The load keeps the
+  // claim with the first.
   await call('objects.add_field', { slug: 'companies', field: { slug: 'code', name: 'Code', type: 'text' } });
   const acme = await call('records.create', { object_type_slug: 'companies', data: { name: 'Acme Café', domain: 'https://acme.com/', employee_count: 12, code: 'C' } });
-  await call('objects.update_field', { slug: 'companies', field_slug: 'code', unique: true });
-  await store.createRecord(ws.id, {
-    object_type_slug: 'companies', data: { name: 'Twin', code: 'C' }, uniques: [], refs: [], created_by: owner.id, assignee_id: owner.id,
-  });
+  await call('records.create', { object_type_slug: 'companies', data: { name: 'Twin', code: 'C' } });
   const ada = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ada Lovelace', email: 'ada@acme.com', company: acme.record_id } });
   const bob = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Bob', email: 'bob@acme.com', company: acme.record_id } });
   const deal = await call('records.create', {
@@ -497,6 +495,13 @@ async function populate(store: Store): Promise<string> {
   return ws.id;
 }
 
+/** The dump with the companies' `code` field unique, as an older store held it over two records sharing a value. */
+function withUniqueCode(rows: DumpRow[]): DumpRow[] {
+  return rows.map((r) => (r.kind === 'object_type' && r.row.slug === 'companies'
+    ? { ...r, row: { ...r.row, fields: r.row.fields.map((f) => (f.slug === 'code' ? { ...f, unique: true } : f)) } }
+    : r));
+}
+
 let source: DumpRow[];
 let workspaceId: string;
 
@@ -505,7 +510,7 @@ beforeAll(async () => {
   await sqlite.init();
   try {
     workspaceId = await populate(sqlite);
-    source = await collect(sqlite.dumpWorkspace(workspaceId));
+    source = withUniqueCode(await collect(sqlite.dumpWorkspace(workspaceId)));
   } finally {
     await sqlite.close();
   }

@@ -39,9 +39,11 @@ function scripted(answer: Answer = () => []): { conn: Connection; sent: Sent[]; 
 }
 
 const WS = 'ws_01JB0000000000000000000000';
+/** A unique field, as the store holds it. */
+const uniqueField = (slug: string, type: string) => ({ id: `fld_${slug}`, slug, name: slug, type, unique: true, position: 0, created_at: 'x' });
 const objectType = (slug: string): Row => ({
   object_type: { id: `obj_${slug}`, workspace_id: WS, slug, name: slug, created_at: 'x', updated_at: 'x', deleted_at: null },
-  fields: [],
+  fields: slug === 'contacts' ? [uniqueField('email', 'email')] : slug === 'companies' ? [uniqueField('code', 'text')] : [],
 });
 const record = (id: string): Row => ({ record: { id } });
 const event = (resourceId: string, recordIds: string[] = []): NewEvent => ({
@@ -160,14 +162,28 @@ describe('notes on Neo4j', () => {
 
 describe('read-modify-writes on Neo4j', () => {
   const stored = { id: 'rec_1', workspace_id: WS, object_type_slug: 'companies', data: '{}', assignee_id: null, created_by: null, created_at: 't0', updated_at: '2026-01-01T00:00:00.005Z', deleted_at: null };
-  const answers: Answer = (name) => (name === 'getRecord' ? [{ record: stored, object_type_id: 'obj_companies' }]
+  const answers: Answer = (name, params) => (name === 'getRecord' ? [{ record: stored, object_type_id: 'obj_companies' }]
+    : name === 'getObjectType' ? knownTypes(name, params)
     : name === 'getListEntry' ? [{ entry: { id: 'ent_1', workspace_id: WS, list_id: 'lst_1', record_id: 'rec_1', data: '{}', created_by: null, created_at: 't0', updated_at: stored.updated_at } }] : []);
   const write = { data: { name: 'x' }, uniques: [], refs: [] };
 
   it('takes the record\'s write lock before reading it, so the check and the write see the same state', async () => {
     const { conn, names } = scripted(answers);
     await recordMethods(conn).updateRecord(WS, 'rec_1', { ...write, unchanged_since: stored.updated_at });
-    expect(names().slice(0, 3)).toEqual(['lockRecord', 'getRecord', 'updateRecord']);
+    expect(names().slice(0, 4)).toEqual(['lockRecord', 'getRecord', 'getObjectType', 'updateRecord']);
+  });
+
+  it('writes nothing when the claims miss a field its object type made unique since they were worked out', async () => {
+    const { conn, names } = scripted(answers);
+    const error = await failure(recordMethods(conn).updateRecord(WS, 'rec_1', { data: { name: 'x', code: 'C' }, uniques: [], refs: [] }));
+    expect(error.details).toEqual({ resource: 'object type', id: 'companies', rule: 'changed_meanwhile' });
+    expect(names()).toEqual(['lockRecord', 'getRecord', 'getObjectType']);
+    // Claims on a field that no longer claims are refused the same way, on every write path.
+    const stale = { data: { name: 'x' }, uniques: [{ field: 'domain', value: 'x.io' }], refs: [] };
+    expect((await failure(recordMethods(scripted(answers).conn).updateRecord(WS, 'rec_1', stale))).details).toMatchObject({ rule: 'changed_meanwhile' });
+    expect((await failure(recordMethods(scripted(knownTypes).conn).createRecord(WS, newRecord('companies', stale)))).details).toMatchObject({ rule: 'changed_meanwhile' });
+    const batch = await failure(recordMethods(scripted(knownTypes).conn).createRecords(WS, [newRecord('companies'), newRecord('companies', { data: { code: 'C' } })]));
+    expect(batch.details).toMatchObject({ rule: 'changed_meanwhile', index: 1 });
   });
 
   it('writes nothing when the record changed since the caller read it', async () => {

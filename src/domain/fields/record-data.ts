@@ -89,6 +89,27 @@ export function uniqueClaims(objectType: ObjectType, data: RecordData): UniqueCl
   return claims;
 }
 
+/** The slugs of the fields whose values the type's records claim: its live unique fields. */
+export function claimingFields(objectType: ObjectType): Set<string> {
+  return new Set(fieldIndex(objectType).liveUnique.map((f) => f.slug));
+}
+
+/**
+ * Whether a write's claims, worked out from an earlier read of its object type, are out of date
+ * by the time the write runs (in its transaction, given the fields that claim values then): a
+ * field that claims now holds a value in `data` the claims leave out (made unique meanwhile, which
+ * would leave a unique field with unclaimed duplicates), or the claims name a field that no longer
+ * claims (released meanwhile, which would leave a claim nothing releases). The write is then
+ * refused as changed meanwhile, to be validated again. A field's type never changes, so its
+ * claim's key is the same either way.
+ */
+export function claimsOutdated(claimingNow: ReadonlySet<string>, data: RecordData, uniques: readonly UniqueClaim[]): boolean {
+  const claimed = new Set(uniques.map((claim) => claim.field));
+  for (const field of claimed) if (!claimingNow.has(field)) return true;
+  for (const field of claimingNow) if (!claimed.has(field) && !isNoValue(data[field])) return true;
+  return false;
+}
+
 /** Whether a field's values are claimed by the records holding them: a unique field that is not archived. */
 function claimsValues(field: Pick<FieldDef, 'unique' | 'archived'>): boolean {
   return field.unique && !field.archived;

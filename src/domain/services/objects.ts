@@ -27,6 +27,11 @@ export class ObjectService {
     return all;
   }
 
+  /** Drops this call's read of a type, for a write redone because the type changed meanwhile. */
+  forget(slug: string): void {
+    this.cache.delete(slug);
+  }
+
   /** The live object type of that slug, or null. */
   async find(slug: string): Promise<ObjectType | null> {
     const cached = this.cache.get(slug);

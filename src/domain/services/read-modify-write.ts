@@ -20,7 +20,7 @@ const turns = new Map<string, Promise<void>>();
  * other and concurrent callers cost one attempt each, not one per caller before them; the retries
  * are for writers in other processes. Other errors, and the last attempt's, are the caller's.
  */
-export async function updateInTurn<T>(key: string, attempt: () => Promise<T>): Promise<T> {
+export async function updateInTurn<T>(key: string, attempt: (again: boolean) => Promise<T>): Promise<T> {
   const before = turns.get(key);
   let done!: () => void;
   const mine = new Promise<void>((resolve) => { done = resolve; });
@@ -35,10 +35,15 @@ export async function updateInTurn<T>(key: string, attempt: () => Promise<T>): P
   }
 }
 
-async function untilUnchanged<T>(attempt: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write again, up to MAX_UPDATE_ATTEMPTS times, while it is refused as changed meanwhile:
+ * also for a write validated against something (an object type) another call changed before the
+ * write's transaction, which `attempt` reads again, not from what the call kept, when `again`.
+ */
+export async function untilUnchanged<T>(attempt: (again: boolean) => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
-      return await attempt();
+      return await attempt(tries > 1);
     } catch (error) {
       if (tries >= MAX_UPDATE_ATTEMPTS || !isChangedMeanwhile(error)) throw error;
     }

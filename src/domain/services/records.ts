@@ -10,7 +10,7 @@ import type { EventAction, FieldChange, ObjectType, StoredRecord } from '../type
 import type { ObjectService } from './objects.ts';
 import { checkReferences } from './references.ts';
 import { created, diffOf, eventFor } from './events.ts';
-import { updateInTurn } from './read-modify-write.ts';
+import { untilUnchanged, updateInTurn } from './read-modify-write.ts';
 import type { NewEvent } from '../store/port-work.ts';
 
 /** A record as callers see it: the spec'd `record_id`, the same value as `id`, and its display name. */
@@ -134,17 +134,21 @@ export class RecordService {
     return out;
   }
 
+  /** Validated against the object type as read; redone if a field started or stopped claiming values meanwhile. */
   async create(input: { object_type_slug: string; data: unknown; assignee_id?: string | null }): Promise<RecordView> {
-    const type = await this.objects.get(input.object_type_slug, 'object_type_slug');
-    const assignee = await this.assigneeFor(input.assignee_id, this.actor.user_id);
-    const valid = validateRecordData(type, input.data ?? {});
-    await this.checkReferences(valid);
-    const id = newMonotonicId('record');
-    const record = await this.store.createRecord(this.ws, {
-      id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
-      created_by: this.actor.user_id, assignee_id: assignee,
-    }, [this.event('create', id, [], created(valid.data))]);
-    return view(type, record);
+    return untilUnchanged(async (again) => {
+      if (again) this.objects.forget(input.object_type_slug);
+      const type = await this.objects.get(input.object_type_slug, 'object_type_slug');
+      const assignee = await this.assigneeFor(input.assignee_id, this.actor.user_id);
+      const valid = validateRecordData(type, input.data ?? {});
+      await this.checkReferences(valid);
+      const id = newMonotonicId('record');
+      const record = await this.store.createRecord(this.ws, {
+        id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
+        created_by: this.actor.user_id, assignee_id: assignee,
+      }, [this.event('create', id, [], created(valid.data))]);
+      return view(type, record);
+    });
   }
 
   /**
@@ -153,9 +157,10 @@ export class RecordService {
    * concurrent updates of different fields all land, and each event's diff is what its write did.
    */
   async update(input: { record_id: string; data?: unknown; assignee_id?: string | null }): Promise<RecordView> {
-    return updateInTurn(`record:${this.ws}:${input.record_id}`, async () => {
+    return updateInTurn(`record:${this.ws}:${input.record_id}`, async (again) => {
       const record = await this.load(input.record_id);
       this.assertCanWrite(record);
+      if (again) this.objects.forget(record.object_type_slug);
       const type = await this.objects.get(record.object_type_slug);
       const valid = validateRecordData(type, input.data ?? {}, { existing: record.data });
       const self = valid.refs.find((ref) => ref.to_id === record.id);
@@ -184,10 +189,16 @@ export class RecordService {
     return view(await this.objects.get(record.object_type_slug), deleted);
   }
 
+  /** Claims as the object type stands when read; redone if a field started or stopped claiming values meanwhile. */
   async restore(recordId: string): Promise<RecordView> {
+    return untilUnchanged((again) => this.restoreOnce(recordId, again));
+  }
+
+  private async restoreOnce(recordId: string, again: boolean): Promise<RecordView> {
     const record = await this.store.getRecord(this.ws, recordId, { includeDeleted: true });
     if (!record) throw notFound('record', recordId);
     this.assertCanWrite(record);
+    if (again) this.objects.forget(record.object_type_slug);
     const type = await this.objects.find(record.object_type_slug);
     if (!type) throw recordTypeDeleted(record.id, record.object_type_slug);
     if (!record.deleted_at) return view(type, record);

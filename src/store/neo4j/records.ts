@@ -1,6 +1,7 @@
 import { changedMeanwhile, CrmError, notFound, recordTypeDeleted } from '../../domain/errors.ts';
-import type { ObjectType, Relation, StoredRecord } from '../../domain/types.ts';
+import type { ObjectType, RecordData, Relation, StoredRecord } from '../../domain/types.ts';
 import { displayName } from '../../domain/fields.ts';
+import { claimingFields, claimsOutdated } from '../../domain/fields/record-data.ts';
 import type { NewEvent, NewRecord, RecordSummary, RecordUpdate, RelatedRecord, UniqueClaim } from '../../domain/store/port.ts';
 import { stampAfter } from '../../domain/store/write-stamps.ts';
 import { claimConflict } from './conflicts.ts';
@@ -63,6 +64,16 @@ async function typesOf(tx: Tx, workspaceId: string, inputs: readonly NewRecord[]
   return types;
 }
 
+/**
+ * Refuses, as changed meanwhile, a write whose claims were worked out from an older read of its
+ * object type (claimsOutdated), with the type as this transaction reads it. Under Neo4j's read
+ * committed isolation a field patch committing between this read and the write's commit is not
+ * seen (docs/neo4j.md); SQLite's writers take turns, so there it is exact.
+ */
+function assertClaimsCurrent(type: ObjectType, data: RecordData, uniques: readonly UniqueClaim[]): void {
+  if (claimsOutdated(claimingFields(type), data, uniques)) throw changedMeanwhile('object type', type.slug);
+}
+
 /** Record methods of the Store: writes keep claims, relations and the index in step. */
 export function recordMethods(conn: Connection) {
   const reread = async (tx: Tx, target: Target): Promise<StoredRecord> =>
@@ -71,7 +82,9 @@ export function recordMethods(conn: Connection) {
   return {
     async createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): Promise<StoredRecord> {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
-        const row = newRow(input, await requireObjectType(tx, workspaceId, input.object_type_slug));
+        const type = await requireObjectType(tx, workspaceId, input.object_type_slug);
+        assertClaimsCurrent(type, input.data, input.uniques);
+        const row = newRow(input, type);
         const at = now();
         await tx.rows(bind(Q.CREATE_RECORDS, { workspace_id: workspaceId, records: [row], now: at }));
         await writeDerived(tx, [derivedOf(row.id, workspaceId, row.object_type_id, input)], at);
@@ -84,6 +97,13 @@ export function recordMethods(conn: Connection) {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
         if (inputs.length === 0) return 0;
         const types = await typesOf(tx, workspaceId, inputs);
+        for (const [index, input] of inputs.entries()) {
+          try {
+            assertClaimsCurrent(types.get(input.object_type_slug)!, input.data, input.uniques);
+          } catch (error) {
+            throw inBatch(index, error as CrmError);
+          }
+        }
         const rows = inputs.map((input) => newRow(input, types.get(input.object_type_slug)!));
         const at = now();
         await tx.rows(bind(Q.CREATE_RECORDS, { workspace_id: workspaceId, records: rows, now: at }));
@@ -113,6 +133,8 @@ export function recordMethods(conn: Connection) {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const target = await requireLocked(tx, workspaceId, recordId);
         if (input.unchanged_since !== undefined && target.record.updated_at !== input.unchanged_since) throw changedMeanwhile('record', recordId);
+        const type = await findObjectType(tx, workspaceId, target.record.object_type_slug);
+        if (type?.id === target.object_type_id) assertClaimsCurrent(type, input.data, input.uniques);
         const at = stampAfter(target.record.updated_at, now());
         await tx.rows(bind(Q.UPDATE_RECORD, {
           id: recordId, data: JSON.stringify(input.data), set_assignee: input.assignee_id !== undefined,
@@ -138,7 +160,9 @@ export function recordMethods(conn: Connection) {
         const target = await requireLocked(tx, workspaceId, recordId, true);
         if (target.record.deleted_at === null) return target.record;
         const slug = target.record.object_type_slug;
-        if ((await findObjectType(tx, workspaceId, slug))?.id !== target.object_type_id) throw recordTypeDeleted(recordId, slug);
+        const type = await findObjectType(tx, workspaceId, slug);
+        if (type?.id !== target.object_type_id) throw recordTypeDeleted(recordId, slug);
+        assertClaimsCurrent(type, target.record.data, uniques);
         // Its field edges stayed; its claims and index come back.
         const at = stampAfter(target.record.updated_at, now());
         await writeDerived(tx, [derivedOf(recordId, workspaceId, target.object_type_id, { data: target.record.data, uniques, refs: [] })], at);

@@ -178,6 +178,15 @@ export class Connection {
   }
 
   /**
+   * Drops the version this call read, so the next `othersVersion` reads anew: for a write that
+   * found, in its transaction, that another connection changed what the call had read from a
+   * cache (an object type), and is to be redone within the same call on the current state.
+   */
+  forgetCallVersion(): void {
+    this.#callVersion = null;
+  }
+
+  /**
    * Marks a call in flight (the gateway's, from authentication to its answer) until the returned
    * function runs. `PRAGMA data_version` is a statement that takes the WAL's read lock (two
    * `fcntl` calls), and a call checked three caches with such a statement each (the key holder

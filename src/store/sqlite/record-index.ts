@@ -1,3 +1,5 @@
+import { changedMeanwhile } from '../../domain/errors.ts';
+import { claimsOutdated } from '../../domain/fields/record-data.ts';
 import { isIdOf } from '../../domain/ids.ts';
 import type { RecordData } from '../../domain/types.ts';
 import type { UniqueClaim } from '../../domain/store/port.ts';
@@ -254,6 +256,29 @@ const mergeSearchIndex = perConnection((c) => (records: number) => {
 /** Owes the merge allowance of `records` search rows written or removed in the open transaction. */
 function oweSearchMerge(c: Connection, records: number): void {
   c.owe(SEARCH_MERGE, records, mergeSearchIndex(c));
+}
+
+/** The fields whose values a type's records claim now: its live unique fields. */
+const CLAIMING_FIELDS = 'SELECT slug FROM fields WHERE object_type_pk = ? AND is_unique = 1 AND archived = 0';
+
+/**
+ * Refuses, as changed meanwhile, a write whose claims were worked out from an object type that
+ * has since started or stopped claiming a field's values (claimsOutdated): read in the write's
+ * transaction, so a field made unique by a call between the write's validation and its
+ * transaction cannot end up with unclaimed duplicates. `memo` keeps a batch's reads per type.
+ */
+export function assertClaimsCurrent(
+  c: Connection, type: { pk: number; slug: string }, data: RecordData, uniques: readonly UniqueClaim[], memo?: Map<number, Set<string>>,
+): void {
+  let claiming = memo?.get(type.pk);
+  if (!claiming) {
+    claiming = new Set(c.all<{ slug: string }>(CLAIMING_FIELDS, type.pk).map((row) => row.slug));
+    memo?.set(type.pk, claiming);
+  }
+  if (!claimsOutdated(claiming, data, uniques)) return;
+  // Another process may have made the change: the retry must not read the type from the cache again.
+  c.forgetCallVersion();
+  throw changedMeanwhile('object type', type.slug);
 }
 
 /**

@@ -7,7 +7,7 @@ import { insertSql, type Connection } from './connection.ts';
 import { translateError } from './errors.ts';
 import { graphCache, readSummaries, withGraphLogPaused } from './graph-cache.ts';
 import { findObjectType, requireObjectType } from './object-types.ts';
-import { claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
+import { assertClaimsCurrent, claimUniques, indexRecord, indexRecords, releaseUniques, unindexRecord, type IndexTarget } from './record-index.ts';
 import { addFieldRelations, relationsOf, replaceFieldRelations, storedTargets, type RelationSource, type TargetLookup } from './relations.ts';
 import { idFor, now, RECORD_COLUMNS, RECORD_VALUES, recordOf, toRecord, type ObjectTypeRow, type RecordRow, type RecordValues } from './rows.ts';
 import { withEvents } from './timeline.ts';
@@ -34,7 +34,9 @@ export function recordMethods(c: Connection) {
     createRecord(workspaceId: string, input: NewRecord, events?: NewEvent[]): StoredRecord {
       return withEvents(c, workspaceId, events, () => {
         const at = now();
-        const written = insertRecord(c, workspaceId, requireObjectType(c, workspaceId, input.object_type_slug), input, at);
+        const type = requireObjectType(c, workspaceId, input.object_type_slug);
+        assertClaimsCurrent(c, type, input.data, input.uniques);
+        const written = insertRecord(c, workspaceId, type, input, at);
         writeDerived(c, written, input, at, true);
         return toRecord(find(workspaceId, written.id)!);
       });
@@ -54,7 +56,12 @@ export function recordMethods(c: Connection) {
           if (!type) types.set(slug, (type = requireObjectType(c, workspaceId, slug)));
           return type;
         };
-        const written = inputs.map((input, index) => inBatch(index, () => insertRecord(c, workspaceId, typeOf(input.object_type_slug), input, at, false)));
+        const claiming = new Map<number, Set<string>>();
+        const written = inputs.map((input, index) => inBatch(index, () => {
+          const type = typeOf(input.object_type_slug);
+          assertClaimsCurrent(c, type, input.data, input.uniques, claiming);
+          return insertRecord(c, workspaceId, type, input, at, false);
+        }));
         moveInsertVersions(c, written);
         const inBatchTypes = new Map(written.map((row) => [row.id, row.object_type_slug]));
         const stored = storedTargets(c, workspaceId);
@@ -95,6 +102,7 @@ export function recordMethods(c: Connection) {
       return withEvents(c, workspaceId, events, () => {
         const row = mustFind(workspaceId, recordId);
         if (input.unchanged_since !== undefined && row.updated_at !== input.unchanged_since) throw changedMeanwhile('record', recordId);
+        assertClaimsCurrent(c, { pk: row.object_type_pk, slug: row.object_type_slug }, input.data, input.uniques);
         const at = stampAfter(row.updated_at, now());
         c.run(
           'UPDATE records SET data = ?, assignee_id = ?, updated_at = ? WHERE pk = ?',
@@ -123,6 +131,7 @@ export function recordMethods(c: Connection) {
         const row = mustFind(workspaceId, recordId, true);
         if (row.deleted_at === null) return toRecord(row);
         if (findObjectType(c, workspaceId, row.object_type_slug)?.pk !== row.object_type_pk) throw recordTypeDeleted(row.id, row.object_type_slug);
+        assertClaimsCurrent(c, { pk: row.object_type_pk, slug: row.object_type_slug }, JSON.parse(row.data) as StoredRecord['data'], uniques);
         claimUniques(c, row, uniques);
         c.run('UPDATE records SET deleted_at = NULL, updated_at = ? WHERE pk = ?', stampAfter(row.updated_at, now()), row.pk);
         indexRecord(c, row, JSON.parse(row.data) as StoredRecord['data']);

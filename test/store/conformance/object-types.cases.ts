@@ -182,6 +182,34 @@ export function objectTypeCases(h: Harness): void {
       expect(restored.fields.find((f) => f.slug === 'description')?.archived).toBe(false);
     });
 
+    it('refuses, as changed meanwhile, a write whose claims predate a field starting or stopping to claim values', async () => {
+      const ws = await freshWorkspace(h);
+      await h.store.createObjectType(ws.id, PROJECTS);
+      const held = await h.store.createRecord(ws.id, newRecord('projects', { title: 'Held' }));
+      const gone = await h.store.createRecord(ws.id, newRecord('projects', { title: 'Gone' }));
+      await h.store.softDeleteRecord(ws.id, gone.id);
+      await h.store.updateField(ws.id, 'projects', 'title', { unique: true });
+      const meanwhile = { resource: 'object type', id: 'projects', rule: 'changed_meanwhile' };
+      // Claims worked out while title claimed nothing: every write path refuses them and writes nothing.
+      const same = newRecord('projects', { title: 'Same' });
+      await expectCrmError(h.store.createRecord(ws.id, same), 'conflict', meanwhile);
+      await expectCrmError(h.store.createRecords(ws.id, [newRecord('projects', { title: 'A' }, { uniques: [{ field: 'title', value: 'A' }] }), same]), 'conflict', { ...meanwhile, index: 1 });
+      await expectCrmError(h.store.updateRecord(ws.id, held.id, { data: { title: 'Same' }, uniques: [], refs: [] }), 'conflict', meanwhile);
+      await expectCrmError(h.store.restoreRecord(ws.id, gone.id, []), 'conflict', meanwhile);
+      expect(await h.store.countRecords(ws.id, 'projects')).toBe(1);
+      expect((await h.store.getRecord(ws.id, held.id))!.data).toEqual({ title: 'Held' });
+      expect((await h.store.getRecord(ws.id, gone.id, { includeDeleted: true }))!.deleted_at).not.toBeNull();
+      // With their claims they go through; a record without a title needs none.
+      await h.store.createRecord(ws.id, newRecord('projects', { title: 'Same' }, { uniques: [{ field: 'title', value: 'Same' }] }));
+      await h.store.restoreRecord(ws.id, gone.id, [{ field: 'title', value: 'Gone' }]);
+      await h.store.updateRecord(ws.id, held.id, { data: { phase: 'plan' }, uniques: [], refs: [] });
+      // Once title claims nothing again, a claim on it is out of date too.
+      await h.store.updateField(ws.id, 'projects', 'title', { unique: false });
+      await expectCrmError(h.store.createRecord(ws.id, newRecord('projects', { title: 'B' }, { uniques: [{ field: 'title', value: 'B' }] })), 'conflict', meanwhile);
+      await h.store.createRecord(ws.id, newRecord('projects', { title: 'Same' }));
+      expect(await h.store.countRecords(ws.id, 'projects')).toBe(4);
+    });
+
     it('claims the values live records hold when a field becomes unique, and refuses it while two hold one', async () => {
       const ws = await freshWorkspace(h);
       await h.store.createObjectType(ws.id, PROJECTS);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { uniqueClaims } from '../../../src/domain/fields.ts';
 import type { NewField } from '../../../src/domain/store/port.ts';
 import type { Workspace } from '../../../src/domain/types.ts';
 import { Connection } from '../../../src/store/sqlite/connection.ts';
@@ -44,7 +45,8 @@ describe('sqlite derived rows', () => {
   it('writes a bulk batch the same value rows as its records written one by one, many rows a statement', async () => {
     // 41 companies of 5 or 6 value rows (225 in all): three statements of 64 rows, then 33 one at a time.
     const data = (i: number) => ({ name: `Co ${i}`, domain: `co${i}.example`, employee_count: i * 1.5, tags: ['x', `t${i % 3}`], description: i % 2 ? 'odd' : '' });
-    const input = (i: number) => ({ object_type_slug: 'companies', data: data(i), uniques: [], refs: [], created_by: null, assignee_id: null });
+    const companies = (await t.store.getObjectType(ws.id, 'companies'))!;
+    const input = (i: number) => ({ object_type_slug: 'companies', data: data(i), uniques: uniqueClaims(companies, data(i)), refs: [], created_by: null, assignee_id: null });
     const other = await t.workspace();
     const single: string[] = [];
     for (let i = 0; i < 41; i++) single.push((await t.store.createRecord(other.id, input(i))).id);
