@@ -175,6 +175,20 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.update', { record_id: waiting.record_id, data: { phase: 'pending' } })).data.phase).toBe('pending');
   });
 
+  it('takes back a rating a lowered max no longer allows when the record sends it unchanged, and no other', async () => {
+    const slug = `reviews_${style}`;
+    await ok('objects.create', { slug, name: 'Reviews', fields: [{ slug: 'title', name: 'Title', type: 'text' }, { slug: 'stars', name: 'Stars', type: 'rating', max: 5 }] });
+    const five = await ok('records.create', { object_type_slug: slug, data: { title: 'Great', stars: 5 } });
+    const two = await ok('records.create', { object_type_slug: slug, data: { title: 'Meh', stars: 2 } });
+    await ok('objects.update_field', { slug, field_slug: 'stars', max: 3 });
+    const read = await ok('records.get', { record_id: five.record_id });
+    expect((await ok('records.update', { record_id: five.record_id, data: { ...read.data, title: 'Still great' } })).data).toEqual({ title: 'Still great', stars: 5 });
+    const outOfRange = { ok: false, status: 400, code: 'validation_error', details: { param: 'data.stars' } };
+    expect(await call('records.update', { record_id: five.record_id, data: { stars: 4 } })).toMatchObject(outOfRange);
+    expect(await call('records.update', { record_id: two.record_id, data: { stars: 5 } })).toMatchObject(outOfRange);
+    expect(await call('records.create', { object_type_slug: slug, data: { title: 'New', stars: 5 } })).toMatchObject(outOfRange);
+  });
+
   it('makes a field unique only when no two records share a value, and then claims the values they hold', async () => {
     const slug = `parts_${style}`;
     await ok('objects.create', { slug, name: 'Parts', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'sku', name: 'SKU', type: 'text' }] });

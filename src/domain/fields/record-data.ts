@@ -172,7 +172,8 @@ function keeping(field: FieldDef, held: unknown): FieldDef {
  * - `input` must be a plain object keyed by field slug. An unknown key is `unknown_field` (with the
  *   live slugs and the nearest one); writing an archived field is `archived_field`, except that an
  *   update may echo an archived field's stored value unchanged (a read-modify-write round trip),
- *   and may send again a retired option the record holds.
+ *   and may send again a retired option the record holds. Any field's stored value sent back
+ *   unchanged is kept as it is, though a rule of the field tightened since (a lowered rating max).
  * - `null`, a blank string or an empty array means "no value": the key is omitted (on update,
  *   removed). `undefined` is ignored.
  * - With `opts.existing` (update, patch semantics) the result is the existing data overlaid with
@@ -197,6 +198,12 @@ export function validateRecordData(objectType: ObjectType, input: unknown, opts:
     if (field.archived) {
       if (opts.existing && sameValue(existing[key], raw)) continue;
       throw validationError(param, `${param} is an archived field of ${objectType.slug} and cannot be written`, { rule: 'archived_field' });
+    }
+    // A value sent back as the record holds it stays, though the field's rules have tightened since
+    // (a lowered rating max, a retired option): a read-modify-write round trip changes nothing there.
+    if (opts.existing && key in existing && sameValue(existing[key], raw)) {
+      written.push(field);
+      continue;
     }
     const value = isNoValue(raw) ? null : validateFieldValue(keeping(field, existing[key]), raw, param);
     if (isNoValue(value)) delete merged[key];
