@@ -114,6 +114,23 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     expect([await run('sum'), await run('avg')]).toEqual([0.3, 0.15]);
   });
 
+  it('refuses a grouped series of more points than it answers, before building it', async () => {
+    // 21 groups, each with a record on the first and the last day of 4,992: over 100,000 points by day.
+    const ws = await h.newWorkspace();
+    await ok('objects.create', { slug: 'evts', name: 'Events', fields: [{ slug: 'grp', name: 'Group', type: 'text' }, { slug: 'day', name: 'Day', type: 'date' }] }, ws.owner.key);
+    const base = { object_type_slug: 'evts', uniques: [], refs: [], created_by: ws.owner.user_id, assignee_id: ws.owner.user_id };
+    await h.server.store.createRecords(ws.id, Array.from({ length: 21 }, (_, g) => ['2012-01-02', '2025-09-01'].map((day) => ({ ...base, data: { grp: `g${g}`, day } }))).flat());
+    const config = { object_type: 'evts', metric: 'count', group_by: 'grp', time_bucket: 'day', time_field: 'day', chart_type: 'stacked_bar' };
+    expect(await call('reports.run', { config }, ws.owner.key)).toMatchObject({
+      ok: false, status: 400, code: 'validation_error',
+      details: { param: 'config.time_bucket', rule: 'too_many_points', max: 100_000, groups: 21, buckets: 4992 },
+    });
+    const monthly = await ok('reports.run', { config: { ...config, time_bucket: 'month', chart_type: 'line' } }, ws.owner.key);
+    expect(monthly.series).toHaveLength(21);
+    expect(monthly.series[0].points).toHaveLength(165);
+    expect(monthly.series[0].points.reduce((n: number, p: { count: number }) => n + p.count, 0)).toBe(2);
+  });
+
   it('refuses a run with both or neither of report_id and config, and a report without a name', async () => {
     const neither = await call('reports.run', {});
     expect(neither).toMatchObject({ ok: false, status: 400, details: { param: 'report_id', rule: 'required' } });

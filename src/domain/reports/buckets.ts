@@ -4,6 +4,13 @@ import type { TimeBucket } from './types.ts';
 /** At most this many buckets between a report's first and last bucket with data. */
 export const MAX_BUCKETS = 5000;
 
+/**
+ * At most this many points in the series of one report answer: groups × buckets of a grouped
+ * line, area or stacked_bar chart (about 5 MB of JSON). Each bound alone left their product free:
+ * 2,000 groups over 4,992 days were 10 million points, a 440 MB answer built over 5–8 s.
+ */
+export const MAX_SERIES_POINTS = 100_000;
+
 /** The first day of the bucket after `start` (both `YYYY-MM-DD`, UTC). */
 export function nextBucket(start: string, bucket: TimeBucket): string {
   const d = new Date(`${start}T00:00:00Z`);

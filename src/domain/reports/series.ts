@@ -1,5 +1,6 @@
 import type { FieldDef } from '../types.ts';
-import { bucketRange } from './buckets.ts';
+import { validationError } from '../errors.ts';
+import { bucketRange, MAX_SERIES_POINTS } from './buckets.ts';
 import type { AggregateRow, ChartType, GroupValue, Metric, TimeBucket } from './types.ts';
 
 /** One row of a report answer: `group` only with a group_by, `bucket` only with a time_bucket. */
@@ -85,9 +86,7 @@ function points(rows: readonly ReportRow[], range: readonly string[]): Point[] {
 
 /** The distinct groups of the rows, in group order. */
 function groupsOf(rows: readonly ReportRow[], group: FieldDef | undefined): GroupValue[] {
-  const seen: GroupValue[] = [];
-  for (const row of rows) if (!seen.includes(row.group ?? null)) seen.push(row.group ?? null);
-  return seen.sort(groupOrder(group));
+  return [...new Set(rows.map((row) => row.group ?? null))].sort(groupOrder(group));
 }
 
 /** A funnel: every option of the stage field in order (empty stages as 0), each with its conversion to the next. */
@@ -135,7 +134,15 @@ export function shapeSeries(rows: readonly ReportRow[], s: Shaping): unknown {
     case 'stacked_bar': {
       const range = bucketRange(rows.map((row) => row.bucket!), s.bucket!);
       if (!s.group) return points(rows, range);
-      return groupsOf(rows, s.group).map((group) => ({ group, points: points(rows.filter((row) => row.group === group), range) }));
+      const groups = groupsOf(rows, s.group);
+      if (groups.length * range.length > MAX_SERIES_POINTS) {
+        throw validationError('config.time_bucket',
+          `config.time_bucket: ${groups.length} groups over ${range.length} ${s.bucket} buckets would be ${groups.length * range.length} points, more than ${MAX_SERIES_POINTS}; use a coarser bucket, a group_by with fewer values or a filter`,
+          { rule: 'too_many_points', max: MAX_SERIES_POINTS, groups: groups.length, buckets: range.length });
+      }
+      const byGroup = new Map<GroupValue, ReportRow[]>(groups.map((group) => [group, []]));
+      for (const row of rows) byGroup.get(row.group ?? null)!.push(row);
+      return groups.map((group) => ({ group, points: points(byGroup.get(group)!, range) }));
     }
     case 'bar':
     case 'table':
