@@ -46,8 +46,11 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
       return { ok: false, permanent: error.rule !== 'render_time', reply: `not sent: the markdown body could not be rendered (${error.message})` };
     }
   }
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
+  let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
   try {
+    // Inside the try: a URL nodemailer cannot read (stored before connect checked it) is this
+    // email's failure, not an error that leaves it queued.
+    transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
     const info = await transport.sendMail({
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,
       subject: mail.subject, messageId: mail.message_id, text: mail.body, ...(html === undefined ? {} : { html }),
@@ -60,7 +63,7 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
     if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };
     return { ok: false, reply: `${e.code}: ${withoutCredentials(String(e.message ?? 'the mail could not be sent'), smtpUrl)}` };
   } finally {
-    transport.close();
+    transport?.close();
   }
 }
 

@@ -1,4 +1,6 @@
+import { checkSmtpUrl } from '../../src/domain/comms/network.ts';
 import { decryptSecret } from '../../src/domain/comms/secrets.ts';
+import { CrmError } from '../../src/domain/errors.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Comm } from '../../src/domain/store/port-comms.ts';
 import type { Logger } from '../logger.ts';
@@ -8,6 +10,8 @@ import { recordFailure, systemEvent, workDue, type RetryPolicy } from './retry.t
 export interface OutboxOptions extends RetryPolicy {
   smtpUrl: string | undefined;
   secretsKey: Buffer | null;
+  /** Whether a workspace's smtp integration may reach a private address (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
+  allowPrivateNetworks: boolean;
 }
 
 /**
@@ -21,10 +25,21 @@ export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): 
 }
 
 async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: Logger): Promise<void> {
-  const route = await routeFor(store, email, opts);
+  const failed = { retry: 'queued', failed: 'failed', type: 'email' } as const;
+  let route: Route | null;
+  try {
+    route = await routeFor(store, email, opts);
+  } catch (error) {
+    // The integration cannot be used as stored (its secret does not decrypt, its host is refused):
+    // the email fails with why, instead of staying queued with no word.
+    const reason = error instanceof CrmError ? error.message : String((error as Error).message);
+    await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: `not sent: the smtp integration cannot be used (${reason})` }, failed);
+    logger.warn('outbox: the smtp integration cannot be used', { email_id: email.id, reason });
+    return;
+  }
   const d = email.data as unknown as OutgoingMail & { from: string | null };
   if (!route) {
-    await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: 'no SMTP relay or smtp integration is available any more' }, { retry: 'queued', failed: 'failed', type: 'email' });
+    await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: 'no SMTP relay or smtp integration is available any more' }, failed);
     return;
   }
   const from = route.from ?? d.from ?? 'crm@localhost';
@@ -58,11 +73,19 @@ function refusal(refused: RefusedRecipient[], mail: OutgoingMail): string | null
     + refused.map((r) => `${r.address}: ${r.reply}`).join('; ');
 }
 
-/** The server relay, else the workspace's connected smtp integration (its URL decrypted only here). */
-async function routeFor(store: Store, email: Comm, opts: OutboxOptions): Promise<{ url: string; from: string | null } | null> {
+type Route = { url: string; from: string | null };
+
+/**
+ * The server relay, else the workspace's connected smtp integration (its URL decrypted only here,
+ * and its host checked again, since DNS can change after connect). Throws when the integration
+ * cannot be used as stored.
+ */
+async function routeFor(store: Store, email: Comm, opts: OutboxOptions): Promise<Route | null> {
   if (opts.smtpUrl) return { url: opts.smtpUrl, from: null };
   const integration = (await store.listComms(email.workspace_id, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
   if (!integration || !opts.secretsKey) return null;
   const data = integration.data as { config: { from: string }; secrets: { url: string } };
-  return { url: decryptSecret(opts.secretsKey, data.secrets.url, integration.id), from: data.config.from };
+  const url = decryptSecret(opts.secretsKey, data.secrets.url, integration.id);
+  await checkSmtpUrl(url, 'config.url', opts.allowPrivateNetworks);
+  return { url, from: data.config.from };
 }

@@ -27,7 +27,7 @@ export function startCommsWorkers(store: Store, config: Config, logger: Logger):
 
   const round = async () => {
     try {
-      await drainOutbox(store, { ...policy, smtpUrl: config.smtpUrl, secretsKey }, logger);
+      await drainOutbox(store, { ...policy, smtpUrl: config.smtpUrl, secretsKey, allowPrivateNetworks: config.comms.allowPrivateNetworks }, logger);
       await dispatchEvents(store, hooks);
       await sendDeliveries(store, hooks, logger);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startHarness, type Harness } from './harness.ts';
+import { encryptSecret } from '../../src/domain/comms/secrets.ts';
 import { eventually, startReceiver, startSmtp, type Receiver, type SmtpEndpoint } from './loopback.ts';
 
 /**
@@ -22,6 +23,8 @@ let strictContent: Harness;
 let h: Harness;
 let partial: Harness;
 let plain: Harness;
+/** No relay, and integrations may reach this machine's test servers. */
+let own: Harness;
 const logs: string[] = [];
 const answers: string[] = [];
 const realWrite = process.stderr.write.bind(process.stderr);
@@ -35,6 +38,7 @@ beforeAll(async () => {
   refusing = await startSmtp({ refuse: '451 4.3.0 mailbox busy, try again later', requireAuth: true });
   h = await startHarness({ ...FAST, WEBHOOK_TIMEOUT_MS: '200', SMTP_URL: relay.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', SUPPORT_EMAIL: 'help@crm.test', LOG_LEVEL: 'debug' });
   plain = await startHarness({ ...FAST, LOG_LEVEL: 'debug' });
+  own = await startHarness({ ...FAST, LOG_LEVEL: 'debug', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   picky = await startSmtp({ refuse: '550 5.1.1 <bad@x.com>: no such mailbox', refuseOnly: ['bad@x.com', 'gone@x.com'] });
   partial = await startHarness({ ...FAST, SMTP_URL: picky.url });
   senderRefused = await startSmtp({ refuseSender: '553 5.7.1 <crm@example.com>: sender address not allowed' });
@@ -46,6 +50,7 @@ afterAll(async () => {
   process.stderr.write = realWrite;
   await h?.close();
   await plain?.close();
+  await own?.close();
   await partial?.close();
   await relay?.close();
   await refusing?.close();
@@ -102,13 +107,38 @@ describe('email over SMTP', () => {
     expect(relay.mails.some((m) => m.to.includes('help@crm.test') && m.raw.includes(ticket.ticket_id))).toBe(true);
   });
 
+  it('refuses an smtp integration on a private network or with a URL it cannot read, unless private networks are allowed', async () => {
+    const connect = (on: Harness, url: string) => callTool(on, 'rest', on.ws.owner.key, 'integrations.connect', { provider: 'smtp', config: { url, from: 'sales@crm.test' } });
+    for (const url of [`smtp://crm:${SMTP_PASSWORD}@127.0.0.1:2525`, 'smtp://[::ffff:10.0.0.1]:25', 'smtps://169.254.169.254']) {
+      const out = await connect(plain, url);
+      expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'config.url', rule: 'private_network' } });
+      expect(JSON.stringify(out)).not.toContain(SMTP_PASSWORD);
+    }
+    for (const url of ['smtp://h:notaport', 'http://mail.example.com', 'smtp://']) {
+      expect(await connect(own, url)).toMatchObject({ ok: false, status: 400, details: { param: 'config.url', rule: 'format' } });
+    }
+  });
+
+  it('fails an email at once, saying why, when its smtp integration cannot be used as stored', async () => {
+    const connected = await ok(own, 'integrations.connect', { provider: 'smtp', config: { url: refusing.url, from: 'sales@crm.test' } });
+    // A secret that no longer decrypts (SECRETS_KEY changed since it was stored).
+    const stored = (await own.server.store.getComm(own.ws.id, 'integration', connected.integration_id))!;
+    const otherKey = Buffer.from('b2'.repeat(32), 'hex');
+    await own.server.store.updateComm(own.ws.id, 'integration', stored.id, { data: { ...stored.data, secrets: { url: encryptSecret(otherKey, refusing.url, stored.id) } } });
+    const sent = await ok(own, 'email.send', { to: 'nobody@example.com', subject: 'Stuck?', body: 'x' });
+    const failed = await eventually(emailIn(own, sent.email_id, 'failed'));
+    expect(failed.attempts).toBe(1);
+    expect(failed.error).toMatch(/^not sent: the smtp integration cannot be used \(.*SECRETS_KEY/);
+    await ok(own, 'integrations.disconnect', { integration_id: connected.integration_id });
+  });
+
   it('sends through a connected smtp integration, retries a transient refusal and ends failed with the server\'s reply', async () => {
-    const connected = await ok(plain, 'integrations.connect', { provider: 'smtp', config: { url: `smtp://crm:${SMTP_PASSWORD}@${refusing.url.slice(7)}`, from: 'sales@crm.test' } });
+    const connected = await ok(own, 'integrations.connect', { provider: 'smtp', config: { url: `smtp://crm:${SMTP_PASSWORD}@${refusing.url.slice(7)}`, from: 'sales@crm.test' } });
     expect(connected).toMatchObject({ provider: 'smtp', status: 'connected', config: { url: 'set', from: 'sales@crm.test' } });
-    const sent = await ok(plain, 'email.send', { to: 'nobody@example.com', subject: 'Hi', body: 'x' });
+    const sent = await ok(own, 'email.send', { to: 'nobody@example.com', subject: 'Hi', body: 'x' });
     // The integration's from, which the mail is sent From, not the sending user's address.
     expect(sent).toMatchObject({ status: 'queued', from: 'sales@crm.test' });
-    const failed = await eventually(emailIn(plain, sent.email_id, 'failed'));
+    const failed = await eventually(emailIn(own, sent.email_id, 'failed'));
     expect(failed.from).toBe('sales@crm.test');
     // A 4yz reply may pass on another try: all three are made.
     expect(failed.attempts).toBe(3);

@@ -29,7 +29,32 @@ export async function checkWebhookUrl(raw: string, param: string, allowPrivate: 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError(param, `${param} must use http or https`, { rule: 'format' });
   if (url.username || url.password) throw validationError(param, `${param} must not carry credentials; use the secret to authenticate`, { rule: 'format' });
-  if (allowPrivate) return url;
+  if (!allowPrivate) await checkPublicHost(url, param, 'webhooks must reach a public address');
+  return url;
+}
+
+/**
+ * Checks a workspace's SMTP server URL as a webhook URL is checked: smtp:// or smtps:// with a host
+ * and a valid port, and — unless private networks are allowed — a host whose every address is
+ * public. Without it a workspace could point its mail at the server's own network and read what
+ * answers there in the email's error. The message never repeats the URL, which holds credentials.
+ */
+export async function checkSmtpUrl(raw: string, param: string, allowPrivate: boolean): Promise<URL> {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below, without the text.
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw validationError(param, `${param} must look like smtp://user:password@host:587 or smtps://user:password@host:465 (a host and a numeric port)`, { rule: 'format' });
+  }
+  if (!allowPrivate) await checkPublicHost(url, param, 'the SMTP server must be at a public address');
+  return url;
+}
+
+/** Every address the URL's host resolves to is public; a validation error on `param` otherwise, ending with `rule`. */
+async function checkPublicHost(url: URL, param: string, rule: string): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
@@ -39,7 +64,6 @@ export async function checkWebhookUrl(raw: string, param: string, allowPrivate: 
   }
   const bad = addresses.find(isPrivateAddress);
   if (bad) {
-    throw validationError(param, `${param}: ${host} resolves to ${bad}, a loopback, private or link-local address; webhooks must reach a public address`, { rule: 'private_network' });
+    throw validationError(param, `${param}: ${host} resolves to ${bad}, a loopback, private or link-local address; ${rule}`, { rule: 'private_network' });
   }
-  return url;
 }

@@ -1,7 +1,7 @@
 import type { Comm } from '../store/port-comms.ts';
 import { canWriteAll } from '../actor.ts';
 import { isAddress } from '../comms/addresses.ts';
-import { checkWebhookUrl } from '../comms/network.ts';
+import { checkSmtpUrl, checkWebhookUrl } from '../comms/network.ts';
 import { PROVIDERS, PROVIDER_NAMES, type Provider } from '../comms/providers.ts';
 import { encryptSecret } from '../comms/secrets.ts';
 import { commsSettings } from '../comms/settings.ts';
@@ -73,14 +73,15 @@ export class IntegrationService extends CommsBase {
     const provider = PROVIDERS.find((p) => p.provider === input.provider);
     if (!provider) throw validationError('provider', `provider must be one of ${PROVIDER_NAMES.join(', ')}`, { rule: 'enum', allowed: PROVIDER_NAMES });
     const values = this.checkConfig(provider, input.config);
-    if (provider.provider === 'webhook') await this.checkWebhook(values);
-    if (provider.provider === 'smtp') checkSmtp(values);
+    // Before the settings' own checks, which may resolve a host: without a key none can be kept.
     const key = commsSettings(this.store).secretsKey;
     if (!key) {
       throw new CrmError('validation_error', `the ${provider.provider} provider needs a secret, and secrets cannot be stored: the server has no SECRETS_KEY (64 hex characters) configured`, {
         param: 'config', rule: 'secrets_key_missing',
       });
     }
+    if (provider.provider === 'webhook') await this.checkWebhook(values);
+    if (provider.provider === 'smtp') await checkSmtp(values, commsSettings(this.store).allowPrivateNetworks);
     const id = newId('integration');
     const config: Record<string, unknown> = {};
     const secrets: Record<string, string> = {};
@@ -144,9 +145,8 @@ export class IntegrationService extends CommsBase {
   }
 }
 
-function checkSmtp(values: Record<string, unknown>): void {
-  if (typeof values.url !== 'string' || !/^smtps?:\/\/[^\s/]+/.test(values.url)) {
-    throw validationError('config.url', 'config.url must look like smtp://user:password@host:587', { rule: 'format' });
-  }
+async function checkSmtp(values: Record<string, unknown>, allowPrivate: boolean): Promise<void> {
+  if (typeof values.url !== 'string') throw validationError('config.url', 'config.url must be a string such as smtp://user:password@host:587', { rule: 'type' });
+  await checkSmtpUrl(values.url, 'config.url', allowPrivate);
   if (typeof values.from !== 'string' || !isAddress(values.from)) throw validationError('config.from', 'config.from must be an email address', { rule: 'format' });
 }
