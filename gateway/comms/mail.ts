@@ -25,6 +25,8 @@ export interface SmtpOutcome {
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** The longest one send may take before a timeout ends it (the outbox claims emails by it). */
+export const SEND_MS = TIMEOUTS.connectionTimeout + TIMEOUTS.greetingTimeout + TIMEOUTS.socketTimeout;
 /** nodemailer's codes (and the socket's) for a server that was never reached or stopped answering. */
 const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH']);
 

@@ -4,7 +4,7 @@ import { CrmError } from '../../src/domain/errors.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Comm } from '../../src/domain/store/port-comms.ts';
 import type { Logger } from '../logger.ts';
-import { sendMail, type OutgoingMail, type RefusedRecipient } from './mail.ts';
+import { SEND_MS, sendMail, type OutgoingMail, type RefusedRecipient } from './mail.ts';
 import { recordFailure, systemEvent, workDue, type RetryPolicy } from './retry.ts';
 
 export interface OutboxOptions extends RetryPolicy {
@@ -21,7 +21,7 @@ export interface OutboxOptions extends RetryPolicy {
  * attempt `failed` with the reply as `error`; a body that does not render fails at once.
  */
 export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): Promise<number> {
-  return workDue(store, 'email', 'queued', 10, logger, (email) => deliver(store, email, opts, logger));
+  return workDue(store, 'email', 'queued', 10, SEND_MS, logger, (email) => deliver(store, email, opts, logger));
 }
 
 async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: Logger): Promise<void> {

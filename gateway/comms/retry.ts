@@ -46,19 +46,29 @@ export async function recordFailure(
 
 /**
  * Claims due items of a kind (with a lease, so replicas never take the same one) and works them
- * one by one; a failure to record one outcome is logged and does not stop the others.
+ * one by one, at most `limit` in a round; a failure to record one outcome is logged and does not
+ * stop the others. Items are claimed a few at a time, as many as `itemMs` (the longest one item's
+ * work may take) lets finish within half the lease: a batch claimed whole could outlast its lease
+ * behind slow servers (ten emails at up to 50 s each against 120 s), and another replica then
+ * claimed and sent its last items again.
  */
 export async function workDue(
-  store: Store, kind: CommKind, status: string, limit: number, logger: Logger, work: (item: Comm) => Promise<void>,
+  store: Store, kind: CommKind, status: string, limit: number, itemMs: number, logger: Logger, work: (item: Comm) => Promise<void>,
 ): Promise<number> {
-  const now = Date.now();
-  const due = await store.claimDueComms(kind, [status], new Date(now).toISOString(), new Date(now + LEASE_MS).toISOString(), limit);
-  for (const item of due) {
-    try {
-      await work(item);
-    } catch (error) {
-      logger.error(`${kind}: could not record a delivery outcome`, { id: item.id, error: String((error as Error).message) });
+  const chunk = Math.max(1, Math.min(limit, Math.floor(LEASE_MS / 2 / itemMs)));
+  let worked = 0;
+  while (worked < limit) {
+    const now = Date.now();
+    const due = await store.claimDueComms(kind, [status], new Date(now).toISOString(), new Date(now + LEASE_MS).toISOString(), Math.min(chunk, limit - worked));
+    for (const item of due) {
+      try {
+        await work(item);
+      } catch (error) {
+        logger.error(`${kind}: could not record a delivery outcome`, { id: item.id, error: String((error as Error).message) });
+      }
     }
+    worked += due.length;
+    if (due.length < chunk) break;
   }
-  return due.length;
+  return worked;
 }
