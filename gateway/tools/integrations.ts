@@ -50,7 +50,7 @@ export const integrationTools = [
     name: 'integrations.connect',
     scope: 'integrations',
     title: 'Connect an integration',
-    description: 'Connects a provider (owners and admins). webhook: {"url": "https://…", "events": ["record.create", "note.create"] or ["*"], "secret": "at least 16 characters"} — each matching timeline event is POSTed as JSON, signed in CRM-Signature. smtp: {"url": "smtp://user:pass@host:587", "from": "sales@example.com"} — emails go out through it. Secrets are encrypted at rest and never returned.',
+    description: 'Connects a provider (owners and admins). webhook: {"url": "https://…", "events": ["record.create", "note.create"] or ["*"], "secret": "at least 16 characters"} — each matching timeline event is POSTed as JSON, signed in CRM-Signature. smtp: {"url": "smtp://user:pass@host:587", "from": "sales@example.com"} — emails go out through it unless the deployment has its own relay (integrations.list says which providers do what). Secrets are encrypted at rest and never returned.',
     input: z.strictObject({
       provider: z.enum(PROVIDER_NAMES as [string, ...string[]]).describe(`One of ${PROVIDER_NAMES.join(', ')}.`),
       config: z.record(z.string().max(LIMITS.keyMaxLength), z.unknown()).describe('The provider\'s settings; see integrations.list for each provider\'s fields.'),

@@ -27,7 +27,7 @@ export const PROVIDERS: readonly Provider[] = Object.freeze([
   },
   {
     provider: 'smtp',
-    description: 'Sends this workspace\'s emails through your own SMTP server instead of the service\'s relay.',
+    description: 'Sends this workspace\'s emails through your own SMTP server, From its address, where the deployment has no relay of its own (SMTP_URL); where it has one, the relay sends them and this is not used. Its host must be at a public address.',
     config: [
       { name: 'url', required: true, secret: true, description: 'smtp://user:password@host:587 or smtps://user:password@host:465.' },
       { name: 'from', required: true, secret: false, description: 'The From address of emails sent through it.' },
