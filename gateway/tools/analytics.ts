@@ -9,7 +9,7 @@ export const analyticsTools = [
     name: 'analytics.pipeline',
     scope: 'analytics',
     title: 'Pipeline by stage',
-    description: 'Counts and values records per stage, in the stage field\'s option order, empty stages included. Defaults: deals by stage, valued by amount. With list_id, the stages are the list\'s own status field over its entries. conversion_to_next is the next stage\'s count divided by this stage\'s (null for the last stage or an empty one).',
+    description: 'Counts and values records per stage, in the stage field\'s option order, empty stages included, then any retired option records still hold (retired: true). Defaults: deals by stage, valued by amount. With list_id, the stages are the list\'s own status field over its entries. conversion_to_next is the next stage\'s count divided by this stage\'s (null for the last stage or an empty one).',
     input: z.strictObject({
       object_type_slug: slug('Object type; default "deals"').optional(),
       stage_field: z.string().min(1).max(100).optional().describe('A status or select field whose options are the stages; default "stage" (or the first status field).'),
@@ -17,7 +17,7 @@ export const analyticsTools = [
       list_id: listId.optional().describe('A list: stages from the list\'s own status field, counted over its entries.'),
     }),
     output: z.object({
-      stages: z.array(z.object({ stage: z.string(), count: z.number().int(), value: z.number(), conversion_to_next: z.number().nullable() })),
+      stages: z.array(z.object({ stage: z.string(), count: z.number().int(), value: z.number(), retired: z.boolean(), conversion_to_next: z.number().nullable() })),
       total_count: z.number().int(),
       total_value: z.number(),
     }),
@@ -25,7 +25,7 @@ export const analyticsTools = [
     operation: {
       document: `query($object_type_slug: String, $stage_field: String, $value_field: String, $list_id: String) {
         pipeline(object_type_slug: $object_type_slug, stage_field: $stage_field, value_field: $value_field, list_id: $list_id) {
-          stages { stage count value conversion_to_next } total_count total_value } }`,
+          stages { stage count value retired conversion_to_next } total_count total_value } }`,
       variables: (i) => given(i),
       result: pick('pipeline'),
     },

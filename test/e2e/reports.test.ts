@@ -195,6 +195,21 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     expect(await call('analytics.pipeline', { value_field: 'name' }, ws.owner.key)).toMatchObject({ ok: false, status: 400, details: { param: 'value_field' } });
   });
 
+  it('keeps records on a stage the field retired in the pipeline and the funnel, after the offered stages', async () => {
+    const ws = await dealsWorkspace();
+    const key = ws.owner.key;
+    await ok('objects.update_field', { slug: 'deals', field_slug: 'stage', options: ['qualified', 'won', 'lost'] }, key);
+    const out = await ok('analytics.pipeline', {}, key);
+    expect(out.stages.map((s: { stage: string; count: number; retired: boolean; conversion_to_next: number | null }) => [s.stage, s.count, s.retired, s.conversion_to_next])).toEqual([
+      ['qualified', 0, false, null], ['won', 1, false, 0], ['lost', 0, false, null], ['lead', 2, true, null],
+    ]);
+    expect(out).toMatchObject({ total_count: 3, total_value: 1400 });
+    const funnel = await ok('reports.run', { config: { object_type: 'deals', metric: 'count', group_by: 'stage', chart_type: 'funnel' } }, key);
+    expect(funnel.series.map((s: { stage: string; count: number; retired: boolean }) => [s.stage, s.count, s.retired])).toEqual([
+      ['qualified', 0, false], ['won', 1, false], ['lost', 0, false], ['lead', 2, true],
+    ]);
+  });
+
   it("counts a list's pipeline by the list's own status field", async () => {
     const ws = await dealsWorkspace();
     const key = ws.owner.key;
@@ -207,9 +222,9 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
     }, key);
     const out = await ok('analytics.pipeline', { list_id: list.id }, key);
     expect(out.stages).toEqual([
-      { stage: 'new', count: 1, value: 100, conversion_to_next: 2 },
-      { stage: 'active', count: 2, value: 1300, conversion_to_next: 0 },
-      { stage: 'closed', count: 0, value: 0, conversion_to_next: null },
+      { stage: 'new', count: 1, value: 100, retired: false, conversion_to_next: 2 },
+      { stage: 'active', count: 2, value: 1300, retired: false, conversion_to_next: 0 },
+      { stage: 'closed', count: 0, value: 0, retired: false, conversion_to_next: null },
     ]);
     expect(await call('analytics.pipeline', { list_id: list.id }, h.other.owner.key)).toMatchObject({ ok: false, status: 404 });
   });

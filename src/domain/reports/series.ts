@@ -89,13 +89,33 @@ function groupsOf(rows: readonly ReportRow[], group: FieldDef | undefined): Grou
   return [...new Set(rows.map((row) => row.group ?? null))].sort(groupOrder(group));
 }
 
-/** A funnel: every option of the stage field in order (empty stages as 0), each with its conversion to the next. */
+/** A funnel: the stages of the stage field (stagesOf), each with its value and count. */
 function funnel(rows: readonly ReportRow[], s: Shaping) {
-  const stages = (s.group?.config.options ?? []).map((stage) => {
+  return stagesOf(s.group, (stage) => {
     const row = rows.find((r) => r.group === stage);
-    return { stage, value: row ? row.value : emptyValue(s.metric), count: row ? row.count : 0 };
+    return row ? { value: row.value, count: row.count } : undefined;
+  }, { value: emptyValue(s.metric), count: 0 });
+}
+
+/**
+ * The stages of a funnel or a pipeline: every option the stage field offers, in order (empty ones
+ * as `empty`), then each retired option records still hold (`retired: true`), so the stages add
+ * up to every record with a stage. Conversion runs along the offered stages (null for the last
+ * and for an empty one); a retired stage has none. Each stage is built as one literal, so all of
+ * them share a hidden class (see actorOf in actor.ts).
+ */
+export function stagesOf<V>(field: FieldDef | undefined, found: (stage: string) => { value: V; count: number } | undefined, empty: { value: V; count: number }) {
+  const offered = (field?.config.options ?? []).map((stage) => ({ stage, at: found(stage) ?? empty }));
+  const held = (field?.config.retired_options ?? []).flatMap((stage) => {
+    const at = found(stage);
+    return at && at.count > 0 ? [{ stage, at }] : [];
   });
-  return stages.map((st, i) => ({ stage: st.stage, value: st.value, count: st.count, conversion_to_next: conversion(st.count, stages[i + 1]?.count) }));
+  const stage = (s: { stage: string; at: { value: V; count: number } }, retired: boolean, next: number | null) =>
+    ({ stage: s.stage, count: s.at.count, value: s.at.value, retired, conversion_to_next: next });
+  return [
+    ...offered.map((s, i) => stage(s, false, conversion(s.at.count, offered[i + 1]?.at.count))),
+    ...held.map((s) => stage(s, true, null)),
+  ];
 }
 
 /** Records in the next stage per record in this one; null for the last stage or an empty one. */

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { liveFields, notALiveField } from '../fields/record-data.ts';
 import { NUMERIC_TYPES, STAGE_TYPES } from '../reports/config.ts';
-import { conversion, tidyNumber } from '../reports/series.ts';
+import { stagesOf, tidyNumber } from '../reports/series.ts';
 import type { AggregateQuery } from '../reports/types.ts';
 import type { FieldDef, ObjectType } from '../types.ts';
 import { fieldSet } from './lists.ts';
@@ -23,6 +23,8 @@ export interface PipelineStage {
   stage: string;
   count: number;
   value: number;
+  /** An option the field no longer offers, which records still hold (after the offered stages). */
+  retired: boolean;
   conversion_to_next: number | null;
 }
 
@@ -48,8 +50,8 @@ function pick(fields: ObjectType, name: string, param: string, types: readonly s
 
 /**
  * Pipeline numbers and the workspace summary, each counted in the store. A pipeline's stages are
- * the options of its stage field in order, empty ones included; records or entries without a stage
- * (or with a value no longer among the options) are in no stage and not in the totals.
+ * the options of its stage field in order, empty ones included, then the retired options records
+ * still hold; records or entries without a stage are in no stage and not in the totals.
  */
 export class AnalyticsService {
   constructor(private readonly store: Store, private readonly actor: Actor, private readonly objects: ObjectService) {}
@@ -73,11 +75,10 @@ export class AnalyticsService {
       max_rows: (stage.config.options?.length ?? 0) + 10_000,
     };
     const rows = await this.store.aggregate(this.ws, query);
-    const counts = (stage.config.options ?? []).map((option) => {
+    const stages: PipelineStage[] = stagesOf(stage, (option) => {
       const row = rows.find((r) => r.group === option);
-      return { stage: option, count: row?.count ?? 0, value: value ? tidyNumber(row?.value ?? 0) : 0 };
-    });
-    const stages = counts.map((s, i) => ({ stage: s.stage, count: s.count, value: s.value, conversion_to_next: conversion(s.count, counts[i + 1]?.count) }));
+      return row ? { count: row.count, value: value ? tidyNumber(row.value ?? 0) : 0 } : undefined;
+    }, { count: 0, value: 0 });
     return {
       stages,
       total_count: stages.reduce((sum, s) => sum + s.count, 0),

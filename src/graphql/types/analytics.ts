@@ -8,6 +8,7 @@ const PipelineStageRef = builder.objectRef<PipelineStage>('PipelineStage').imple
     stage: t.exposeString('stage'),
     count: t.exposeInt('count'),
     value: t.exposeFloat('value'),
+    retired: t.exposeBoolean('retired', { description: 'An option the stage field no longer offers, which records still hold; retired stages come after the offered ones.' }),
     conversion_to_next: t.exposeFloat('conversion_to_next', { nullable: true }),
   }),
 });
