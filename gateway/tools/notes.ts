@@ -30,7 +30,10 @@ export const noteTools = [
     scope: 'notes',
     title: 'List notes',
     description: 'Lists notes and activities, newest first, optionally those attached to one record or of one kind. Example: {"record_id": "rec_…", "kind": "call"}.',
-    input: z.strictObject({ record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only notes attached to this record.'), kind: kind.optional(), page, page_size: pageSize }),
+    input: z.strictObject({
+      record_id: z.string().min(1).max(LIMITS.idMaxLength).optional().describe('Only notes attached to this record.'),
+      kind: z.enum(NOTE_KINDS).optional().describe('Only notes of this kind: note, call, meeting or email. Default: every kind.'), page, page_size: pageSize,
+    }),
     output: pageOutput(noteOutput),
     annotations: READ_ONLY,
     operation: {

@@ -75,7 +75,7 @@ export class TaskService {
     this.assertOnRecords(await requireRecords(this.store, this.ws, recordIds, 'record_ids'));
     const id = newId('task');
     const values = {
-      title, body, status: input.status ?? 'open', due_at: input.due_at ? normaliseDue(input.due_at, 'due_at') : null,
+      title, body, status: input.status ?? 'open', due_at: input.due_at === undefined || input.due_at === null ? null : normaliseDue(input.due_at, 'due_at'),
       assignee_id: assignee, record_ids: recordIds,
     } as const;
     const task = await this.store.createTask(this.ws, { id, ...values, record_ids: [...recordIds], created_by: this.actor.user_id },
