@@ -223,5 +223,9 @@ describe('claims of a field whose flags change', () => {
     const refused = failure(() => fieldClaims('companies', url, [{ record_id: REC_A, value: 'https://a.com/' }, { record_id: REC_B, value: 'a.com' }], 'archived'));
     expect(refused.code).toBe('conflict');
     expect(refused.details).toMatchObject({ param: 'archived', field: 'site', value: 'a.com', record_ids: [REC_A, REC_B] });
+    // An archived field's values cannot be changed, so the way out is unique off first.
+    expect(refused.message).toContain('take it out of the archive with unique: false');
+    const made = failure(() => fieldClaims('companies', url, [{ record_id: REC_A, value: 'https://a.com/' }, { record_id: REC_B, value: 'a.com' }], 'unique'));
+    expect(made.message).toContain('change or clear one of them first');
   });
 });

@@ -144,7 +144,11 @@ export function fieldClaims(
     const key = uniqueKey(field, value as StoredValue);
     const other = holders.get(key);
     if (other !== undefined) {
-      throw new CrmError('conflict', `${objectSlug}.${field.slug} cannot be unique while records ${other} and ${record_id} both hold ${JSON.stringify(value)}; change or clear one of them first`, {
+      // An archived field's values cannot be written: taking it out of the archive needs unique off first.
+      const fix = param === 'archived'
+        ? `take it out of the archive with unique: false, change or clear one of them, then set unique again`
+        : 'change or clear one of them first';
+      throw new CrmError('conflict', `${objectSlug}.${field.slug} cannot be unique while records ${other} and ${record_id} both hold ${JSON.stringify(value)}; ${fix}`, {
         param, field: field.slug, rule: 'unique', value: key, record_ids: [other, record_id],
       });
     }
