@@ -187,6 +187,16 @@ describe('MCP protocol edges', () => {
     expect(none.body).toMatchObject([{ id: null, error: { code: -32600 } }, { id: 2, error: { code: -32602, message: expect.stringContaining('cursor') } }]);
   });
 
+  it('refuses null parameters in every call style, and reads no body as none', async () => {
+    const rest = (body?: string) => fetch(`${h.url}/v1/lists/list`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key()}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    expect(await rest('null')).toMatchObject({ status: 400, body: { code: 'validation_error', details: { param: 'body', rule: 'type' } } });
+    expect(await rest()).toMatchObject({ status: 200, body: { items: expect.any(Array) } });
+    expect(await callTool(h, 'bridge', key(), 'lists.list', null)).toMatchObject({ ok: false, status: 400, details: { param: 'params' } });
+    expect(await callTool(h, 'mcp', key(), 'lists.list', null)).toMatchObject({ ok: false, rpc: -32602 });
+  });
+
   it('answers a batch whose results pass its bound, refusing the reads past it in their places', async () => {
     // 80 records of about 900 KB of JSON each (45 text fields of 10,000 characters that JSON escapes).
     const k = plain.ws.owner.key;

@@ -161,6 +161,8 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     const all = await ok('records.list', { object_type_slug: 'deals', page_size: 1 });
     expect((await ok('records.list', { object_type_slug: 'deals', filters: cleared.filters, page_size: 1 })).total).toBe(all.total);
     expect((await ok('views.list', { object_type_slug: 'deals' })).items.map((v: { view_id: string }) => v.view_id)).toContain(view.view_id);
+    expect(await call('views.list', { object_type_slug: 'deal' })).toMatchObject({ ok: false, status: 404, details: { param: 'object_type_slug', suggestion: 'deals' } });
+    expect(await call('views.list', { list_id: 'lst_00000000000000000000000000' })).toMatchObject({ ok: false, status: 404, details: { param: 'list_id' } });
     await ok('views.delete', { view_id: view.view_id });
     expect(await call('views.get', { view_id: view.view_id })).toMatchObject({ ok: false, status: 404 });
 

@@ -42,7 +42,7 @@ export function foreignCalls(mine: Made, theirs: Made): Array<[string, Record<st
     ['lists.bulk_add_entry', { list_id: mine.list_id, entries: [{ record_id: t.deal_id }] }, 'invalid'],
     ['lists.update_entry', { entry_id: t.entry_id, data: { score: 2 } }, 'not_found'],
     ['lists.remove_entry', { entry_id: t.entry_id }, 'not_found'],
-    ['views.list', { list_id: t.list_id }, 'empty'],
+    ['views.list', { list_id: t.list_id }, 'not_found'],
     ['views.get', { view_id: t.view_id }, 'not_found'],
     ['views.create', { name: 'x', list_id: t.list_id }, 'not_found'],
     ['views.update', { view_id: t.view_id, name: 'x' }, 'not_found'],

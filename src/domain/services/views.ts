@@ -41,7 +41,12 @@ export class ViewService {
     return this.actor.workspace_id;
   }
 
+  /** Views, of one object type or list when given; one that does not exist is a 404 naming it, as lists.list answers. */
   async list(input: { object_type_slug?: string; list_id?: string }): Promise<{ items: ViewView[]; total: number }> {
+    if (input.object_type_slug) await this.objects.get(input.object_type_slug, 'object_type_slug');
+    if (input.list_id && !(await this.store.getList(this.ws, input.list_id))) {
+      throw new CrmError('not_found', `list_id ${JSON.stringify(input.list_id)}: no such list`, { param: 'list_id', resource: 'list', id: input.list_id });
+    }
     const views = await this.store.listViews(this.ws, {
       ...(input.object_type_slug ? { object_type_slug: input.object_type_slug } : {}),
       ...(input.list_id ? { list_id: input.list_id } : {}),
