@@ -44,6 +44,15 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.takeSync(keyId, count, options.partial ?? false, options.now ?? Date.now());
   }
 
+  /**
+   * Records calls another limiter admitted (as many as the window holds), so that metering here
+   * goes on from them: the fallback of the Redis limiter keeps this replica's calls while Redis
+   * answers, and an outage then starts from them instead of from an empty window.
+   */
+  record(keyId: string, count: number, now: number = Date.now()): void {
+    this.takeSync(keyId, count, true, now);
+  }
+
   private takeSync(keyId: string, count: number, partial: boolean, now: number): RateTake {
     assertCount(count);
     let log = this.logs.get(keyId);

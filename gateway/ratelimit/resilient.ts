@@ -6,7 +6,8 @@
  * reconnect: a late or replayed hit would count a call twice.
  *
  * While degraded each replica meters on its own, so N replicas admit up to N × limit; serving
- * on is preferred to refusing every call because Redis is down.
+ * on is preferred to refusing every call because Redis is down. Each replica's fallback log holds
+ * the calls it admitted through Redis as well, so an outage goes on from those, not from zero.
  */
 import { Redis } from 'ioredis';
 import { metrics as defaultMetrics, type Counter, type Gauge, type MetricsRegistry } from '../metrics.ts';
@@ -95,7 +96,11 @@ export class ResilientRateLimiter implements RateLimiter {
     if (this.state === 'healthy') {
       const epoch = this.epoch;
       try {
-        return await this.primary.take(keyId, count, options);
+        const taken = await this.primary.take(keyId, count, options);
+        // The fallback keeps this replica's admitted calls too: an outage (a command timeout under
+        // load is one) then meters on from them, where an empty log let a whole new limit through.
+        if (taken.admitted > 0) this.fallback.record(keyId, taken.admitted, options.now);
+        return taken;
       } catch (err) {
         this.errors.inc();
         if (epoch === this.epoch) this.degrade(err);
