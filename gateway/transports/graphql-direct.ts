@@ -12,7 +12,7 @@ import type { Principal } from '../tools/invoke.ts';
 import { metrics } from '../metrics.ts';
 import { runCompiled } from './graphql-jit.ts';
 import { boundedOperationCost } from './graphql-limits.ts';
-import { meterOperation } from './graphql-calls.ts';
+import { meterOperation, operationCalls } from './graphql-calls.ts';
 import { checkToolArguments } from './graphql-tool-args.ts';
 
 /** A document yoga parsed and validated (with the operation bounds) and graphql-jit compiled. */
@@ -47,7 +47,7 @@ export function useDirectGraphQL(on: boolean): void {
  */
 export function directGraphQL<S extends object>(
   yoga: YogaServerInstance<S, GraphQLContext>,
-  contextFor: (principal: Principal) => GraphQLContext,
+  contextFor: (principal: Principal, calls: number) => GraphQLContext,
   maskError: (error: unknown) => Error,
 ) {
   const ready = new Map<string, Ready | null>();
@@ -105,7 +105,7 @@ export function directGraphQL<S extends object>(
     try {
       // Arguments a tool call would refuse: the operation is answered with the refusal, none of it run (as toolArgumentsPlugin does on yoga's path).
       const tool = await checkToolArguments(schema, entry.document, operationName ?? undefined, variables ?? {}, actorOf(ctx.state.principal as Principal, 'graphql', null));
-      const context = contextFor(ctx.state.principal as Principal);
+      const context = contextFor(ctx.state.principal as Principal, operationCalls(entry.document, operationName ?? undefined));
       context.actor.tool = tool;
       try {
         result = await runCompiled(entry.compiled, schema, entry.document, operationName ?? undefined, undefined, context, variables ?? {});

@@ -15,7 +15,8 @@ import { IDEMPOTENCY_HEADER, idempotencyHeader } from '../tools/idempotency.ts';
 import { directGraphQL } from './graphql-direct.ts';
 import { compiledExecutionPlugin } from './graphql-jit.ts';
 import { graphqlLimitPlugins, isBoundError } from './graphql-limits.ts';
-import { callMeterPlugin, meterOperation, type OperationMeter } from './graphql-calls.ts';
+import { callMeterPlugin, meterOperation, operationCalls, type OperationMeter } from './graphql-calls.ts';
+import { countCall } from '../../src/domain/comms/usage.ts';
 import { toolArgumentsPlugin } from './graphql-tool-args.ts';
 import { RateLimitedError } from '../ratelimit/index.ts';
 import { edge } from './rest.ts';
@@ -36,8 +37,10 @@ interface ServerContext extends OperationMeter {
  * the tools. Errors carry the service's code in `extensions.code`; unexpected ones are masked.
  */
 export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Middleware): void {
-  const contextFor = (principal: Principal): GraphQLContext =>
-    createContext(deps.store, actorOf(principal, 'graphql', null), deps.config.keyPrefix);
+  // Billed per root field, as metered: the direct path knows them when it makes the context; yoga
+  // makes its context before parsing, so there they are counted once the operation is metered.
+  const contextFor = (principal: Principal, calls: number): GraphQLContext =>
+    createContext(deps.store, actorOf(principal, 'graphql', null), deps.config.keyPrefix, calls);
   const maskError = (error: unknown): Error => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (isCrmError(original)) {
@@ -77,7 +80,7 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     graphiql: { title: 'CRM GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <API_KEY>' }) },
     context: ({ principal }) => {
       if (!principal) throw new CrmError('unauthorized', 'missing API key: send the header "Authorization: Bearer <API_KEY>"');
-      return contextFor(principal);
+      return contextFor(principal, 0);
     },
     maskedErrors: { maskError },
   });
@@ -117,7 +120,12 @@ export function mountGraphQL(router: Router, deps: GatewayDeps, authenticate: Mi
     }
     ctx.respond = false;
     await yoga.handle(ctx.req, ctx.res, {
-      principal: ctx.state.principal!, meterOperation: (document, operationName) => meterOperation(ctx, document, operationName),
+      principal: ctx.state.principal!,
+      meterOperation: async (document, operationName) => {
+        const refusal = await meterOperation(ctx, document, operationName);
+        if (!refusal) countCall(deps.store, ctx.state.principal!.workspace_id, 'graphql', operationCalls(document, operationName));
+        return refusal;
+      },
     });
   };
   // One route for every method (as the other paths have), so a wrong method is our 405, not the

@@ -14,11 +14,12 @@ export interface GraphQLContext {
 }
 
 /**
- * One context per call: the call is counted here, below every transport, for billing.get's usage.
- * Run an operation with it once, then release it (releaseContext).
+ * One context per call: the call is counted here, below every transport, for billing.get's usage
+ * (`calls`: a /graphql operation counts one per root field, as the rate limiter does; 0 when its
+ * caller counts them itself). Run an operation with it once, then release it (releaseContext).
  */
-export function createContext(store: Store, actor: Actor, keyPrefix = 'crm'): GraphQLContext {
-  countCall(store, actor.workspace_id, actor.via);
+export function createContext(store: Store, actor: Actor, keyPrefix = 'crm', calls = 1): GraphQLContext {
+  countCall(store, actor.workspace_id, actor.via, calls);
   return { actor, services: createServices(store, actor), keyPrefix };
 }
 

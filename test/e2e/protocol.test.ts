@@ -187,6 +187,27 @@ describe('MCP protocol edges', () => {
     expect(none.body).toMatchObject([{ id: null, error: { code: -32600 } }, { id: 2, error: { code: -32602, message: expect.stringContaining('cursor') } }]);
   });
 
+  it('bills a /graphql operation one call per root field, as the rate limiter counts it', async () => {
+    const ws = await plain.newWorkspace();
+    const graphql = (query: string) => fetch(`${plain.url}/graphql`, {
+      method: 'POST', headers: { Authorization: `Bearer ${ws.owner.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ query }),
+    }).then((r) => r.json());
+    const billed = async () => {
+      const out = await callTool(plain, 'rest', ws.owner.key, 'billing.get', {});
+      if (!out.ok) throw new Error(out.message);
+      return out.result.usage.calls_by_style.graphql as number;
+    };
+    const start = await billed();
+    expect((await graphql('{ a: reports { total } b: reports { total } c: objectTypes { slug } }')).data.a.total).toBe(0);
+    expect(await billed()).toBe(start + 3);
+    // The direct path (one tool's fixed document) counts the same way.
+    expect((await graphql('{ reports { total } }')).data.reports.total).toBe(0);
+    expect(await billed()).toBe(start + 4);
+    // Refused before it runs (not valid against the schema): no tool ran, nothing billed.
+    expect((await graphql('{ nope }')).errors).toBeDefined();
+    expect(await billed()).toBe(start + 4);
+  });
+
   it('refuses null parameters in every call style, and reads no body as none', async () => {
     const rest = (body?: string) => fetch(`${h.url}/v1/lists/list`, {
       method: 'POST', headers: { Authorization: `Bearer ${key()}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body }),

@@ -40,9 +40,9 @@ function monthOf(ms: number): { start: number; end: number; period: string } {
   return { start: start.getTime(), end: end.getTime(), period: at.toISOString().slice(0, 7) };
 }
 
-/** Counts one call; `cli` calls are operator calls and are not billed. */
-export function countCall(store: Store, workspaceId: string, style: CallStyle): void {
-  if (style === 'cli') return;
+/** Counts `calls` calls (one tool run each; a /graphql operation is one per root field); `cli` calls are operator calls and are not billed. */
+export function countCall(store: Store, workspaceId: string, style: CallStyle, calls = 1): void {
+  if (style === 'cli' || calls < 1) return;
   let tally = tallies.get(store);
   if (!tally) {
     tally = { pending: new Map(), timer: null, flushing: Promise.resolve() };
@@ -51,8 +51,8 @@ export function countCall(store: Store, workspaceId: string, style: CallStyle): 
   const period = periodOf();
   const key = `${workspaceId}|${period}|${style}`;
   const entry = tally.pending.get(key);
-  if (entry) entry.count += 1;
-  else tally.pending.set(key, { workspace_id: workspaceId, period, style, count: 1 });
+  if (entry) entry.count += calls;
+  else tally.pending.set(key, { workspace_id: workspaceId, period, style, count: calls });
   if (!tally.timer) {
     tally.timer = setTimeout(() => void flushUsage(store).catch(() => undefined), FLUSH_AFTER_MS);
     tally.timer.unref();
