@@ -1,6 +1,10 @@
 import nodemailer from 'nodemailer';
+import type { smtpTransportOptions } from '../../src/domain/comms/network.ts';
 import { MarkdownError, renderMarkdown } from '../../src/domain/comms/markdown.ts';
 import type { EmailView } from '../../src/domain/services/email.ts';
+
+/** The transport options of a workspace's smtp integration (smtpTransportOptions). */
+export type SmtpTransportOptions = ReturnType<typeof smtpTransportOptions>;
 
 /** What the outbox hands to SMTP for one email. */
 export type OutgoingMail = Pick<EmailView, 'to' | 'cc' | 'bcc' | 'subject' | 'body' | 'body_format' | 'message_id'> & { from: string };
@@ -36,7 +40,7 @@ const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'E
  * well as plain text. The stored Message-ID is used, so replies and bounces can be matched to the
  * email.
  */
-export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<SmtpOutcome> {
+export async function sendMail(smtpUrl: string, mail: OutgoingMail, options?: SmtpTransportOptions): Promise<SmtpOutcome> {
   let html: string | undefined;
   if (mail.body_format === 'markdown') {
     try {
@@ -52,7 +56,8 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<Smt
   try {
     // Inside the try: a URL nodemailer cannot read (stored before connect checked it) is this
     // email's failure, not an error that leaves it queued.
-    transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
+    // A workspace's server by its checked options only; the deployment's relay (SMTP_URL) as its URL says.
+    transport = nodemailer.createTransport(options ? { ...options, ...TIMEOUTS } : { url: smtpUrl, ...TIMEOUTS });
     const info = await transport.sendMail({
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,
       subject: mail.subject, messageId: mail.message_id, text: mail.body, ...(html === undefined ? {} : { html }),

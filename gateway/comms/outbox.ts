@@ -1,10 +1,10 @@
-import { checkSmtpUrl } from '../../src/domain/comms/network.ts';
+import { checkSmtpUrl, smtpTransportOptions } from '../../src/domain/comms/network.ts';
 import { decryptSecret } from '../../src/domain/comms/secrets.ts';
 import { CrmError } from '../../src/domain/errors.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import type { Comm } from '../../src/domain/store/port-comms.ts';
 import type { Logger } from '../logger.ts';
-import { SEND_MS, sendMail, type OutgoingMail, type RefusedRecipient } from './mail.ts';
+import { SEND_MS, sendMail, type OutgoingMail, type RefusedRecipient, type SmtpTransportOptions } from './mail.ts';
 import { recordFailure, systemEvent, workDue, type RetryPolicy } from './retry.ts';
 
 export interface OutboxOptions extends RetryPolicy {
@@ -30,11 +30,14 @@ async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: L
   try {
     route = await routeFor(store, email, opts);
   } catch (error) {
-    // The integration cannot be used as stored (its secret does not decrypt, its host is refused):
-    // the email fails with why, instead of staying queued with no word.
-    const reason = error instanceof CrmError ? error.message : String((error as Error).message);
-    await recordFailure(store, email, { ...opts, maxAttempts: 1 }, { error: `not sent: the smtp integration cannot be used (${reason})` }, failed);
-    logger.warn('outbox: the smtp integration cannot be used', { email_id: email.id, reason });
+    const unusable = unusableIntegration(error);
+    // Anything else (the store failing) leaves the email claimed, to be tried when its lease ends.
+    if (!unusable) throw error;
+    // The integration cannot be used as stored: the email fails with why, instead of staying
+    // queued with no word; a host that does not resolve now may resolve later, so that one retries.
+    const policy = unusable.retry ? opts : { ...opts, maxAttempts: 1 };
+    const status = await recordFailure(store, email, policy, { error: `not sent: the smtp integration cannot be used (${unusable.reason})` }, failed);
+    logger.warn('outbox: the smtp integration cannot be used', { email_id: email.id, reason: unusable.reason, status });
     return;
   }
   const d = email.data as unknown as OutgoingMail & { from: string | null };
@@ -43,7 +46,7 @@ async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: L
     return;
   }
   const from = route.from ?? d.from ?? 'crm@localhost';
-  const outcome = await sendMail(route.url, { ...d, from });
+  const outcome = await sendMail(route.url, { ...d, from }, route.options);
   if (outcome.ok) {
     // A refusal, or null: an earlier failed try's error no longer holds once the mail is out.
     const error = refusal(outcome.refused ?? [], d);
@@ -73,7 +76,22 @@ function refusal(refused: RefusedRecipient[], mail: OutgoingMail): string | null
     + refused.map((r) => `${r.address}: ${r.reply}`).join('; ');
 }
 
-type Route = { url: string; from: string | null };
+/** Where an email goes: the relay by its URL, or a workspace's server by its checked options (the URL kept for masking). */
+type Route = { url: string; from: string | null; options?: SmtpTransportOptions };
+
+/**
+ * Why a stored smtp integration cannot be used, for the email's error, when it is one of the
+ * known reasons: its secret does not decrypt (a SECRETS_KEY change), or its URL is refused
+ * (`retry` when only its host does not resolve, which may pass). Null for any other failure.
+ */
+function unusableIntegration(error: unknown): { reason: string; retry: boolean } | null {
+  if (!(error instanceof CrmError)) return null;
+  const rule = error.details?.rule;
+  if (error.code === 'validation_error' && (rule === 'secret_unreadable' || rule === 'format' || rule === 'private_network' || rule === 'unresolvable')) {
+    return { reason: error.message, retry: rule === 'unresolvable' };
+  }
+  return null;
+}
 
 /**
  * The server relay, else the workspace's connected smtp integration (its URL decrypted only here,
@@ -85,7 +103,13 @@ async function routeFor(store: Store, email: Comm, opts: OutboxOptions): Promise
   const integration = (await store.listComms(email.workspace_id, { kind: 'integration', tag: 'smtp', status: ['connected'], offset: 0, limit: 1 })).items[0];
   if (!integration || !opts.secretsKey) return null;
   const data = integration.data as { config: { from: string }; secrets: { url: string } };
-  const url = decryptSecret(opts.secretsKey, data.secrets.url, integration.id);
-  await checkSmtpUrl(url, 'config.url', opts.allowPrivateNetworks);
-  return { url, from: data.config.from };
+  let url: string;
+  try {
+    url = decryptSecret(opts.secretsKey, data.secrets.url, integration.id);
+  } catch (error) {
+    if (!(error instanceof CrmError)) throw error;
+    throw new CrmError('validation_error', `${error.message}; connect the integration again`, { param: 'config.url', rule: 'secret_unreadable' });
+  }
+  const checked = await checkSmtpUrl(url, 'config.url', opts.allowPrivateNetworks);
+  return { url, from: data.config.from, options: smtpTransportOptions(checked) };
 }

@@ -114,7 +114,9 @@ describe('email over SMTP', () => {
       expect(out).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'config.url', rule: 'private_network' } });
       expect(JSON.stringify(out)).not.toContain(SMTP_PASSWORD);
     }
-    for (const url of ['smtp://h:notaport', 'http://mail.example.com', 'smtp://']) {
+    // nodemailer reads a URL's query as transport options: a proxy, or sendmail and a program to run.
+    for (const url of ['smtp://h:notaport', 'http://mail.example.com', 'smtp://', `${refusing.url}/?proxy=http://10.0.0.5:3128`,
+      `${refusing.url}?sendmail=true&path=/usr/bin/env`, `${refusing.url}/relay`, `${refusing.url}#x`]) {
       expect(await connect(own, url)).toMatchObject({ ok: false, status: 400, details: { param: 'config.url', rule: 'format' } });
     }
   });
@@ -129,6 +131,15 @@ describe('email over SMTP', () => {
     const failed = await eventually(emailIn(own, sent.email_id, 'failed'));
     expect(failed.attempts).toBe(1);
     expect(failed.error).toMatch(/^not sent: the smtp integration cannot be used \(.*SECRETS_KEY/);
+    // One stored before its URL was checked, with transport options in its query: never used.
+    const key = Buffer.from(SECRETS_KEY, 'hex');
+    await own.server.store.updateComm(own.ws.id, 'integration', stored.id, {
+      data: { ...stored.data, secrets: { url: encryptSecret(key, `${refusing.url}?sendmail=true&path=/usr/bin/env`, stored.id) } },
+    });
+    const again = await ok(own, 'email.send', { to: 'nobody@example.com', subject: 'Sendmail?', body: 'x' });
+    const refused = await eventually(emailIn(own, again.email_id, 'failed'));
+    expect([refused.attempts, refused.error]).toEqual([1, expect.stringContaining('no path, query or fragment')]);
+    expect(refusing.mails).toEqual([]);
     await ok(own, 'integrations.disconnect', { integration_id: connected.integration_id });
   });
 

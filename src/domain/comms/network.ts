@@ -47,10 +47,28 @@ export async function checkSmtpUrl(raw: string, param: string, allowPrivate: boo
     // Reported below, without the text.
   }
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
-    throw validationError(param, `${param} must look like smtp://user:password@host:587 or smtps://user:password@host:465 (a host and a numeric port)`, { rule: 'format' });
+    throw validationError(param, `${param} must look like smtp://user:password@host:587 or smtps://user:password@host:465 (a host, and a numeric port if one is given)`, { rule: 'format' });
+  }
+  // nodemailer reads a URL's query as transport options (a proxy, sendmail and its path, a local
+  // address): none may come from a workspace, so only the host, port and login are taken.
+  if (url.search !== '' || url.hash !== '' || (url.pathname !== '' && url.pathname !== '/')) {
+    throw validationError(param, `${param} must hold only the login, host and port: no path, query or fragment`, { rule: 'format' });
   }
   if (!allowPrivate) await checkPublicHost(url, param, 'the SMTP server must be at a public address');
   return url;
+}
+
+/**
+ * The nodemailer options of a checked smtp(s) URL: its host, port, TLS and login only, so nothing
+ * else a URL can carry (nodemailer reads its query as options) reaches the transport.
+ */
+export function smtpTransportOptions(url: URL): { host: string; port?: number; secure: boolean; auth?: { user: string; pass: string } } {
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    ...(url.port ? { port: Number(url.port) } : {}),
+    secure: url.protocol === 'smtps:',
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+  };
 }
 
 /** Every address the URL's host resolves to is public; a validation error on `param` otherwise, ending with `rule`. */
