@@ -21,7 +21,9 @@ export async function writeGood(store: Store, ws: string, batch: Pending[], reje
     try {
       return await store.createRecords(ws, rows.map((p) => p.record), rows.map((p) => p.event));
     } catch (err) {
-      const index = err instanceof CrmError && err.code === 'conflict' ? err.details?.index : undefined;
+      // A type changed meanwhile (a field made unique during the import) is not the row's fault:
+      // the import stops with it rather than rejecting every later row and writing the batch again each time.
+      const index = err instanceof CrmError && err.code === 'conflict' && err.details?.rule !== 'changed_meanwhile' ? err.details?.index : undefined;
       if (typeof index !== 'number' || !rows[index]) throw err;
       reject(rows[index], (err as CrmError).message.replace(/^records\[\d+\]: /, ''));
       rows = rows.filter((_, i) => i !== index);

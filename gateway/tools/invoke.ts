@@ -49,6 +49,8 @@ export async function invokeTool(
   // Reads are idempotent already and ignore the header, a malformed one included.
   const keyed = options.idempotencyKey !== undefined && !tool.annotations.readOnlyHint;
   const idempotencyKey = keyed ? checkIdempotencyKey(options.idempotencyKey!) : undefined;
+  // Only a REST body can be null (the bridge refuses `params: null`, MCP `arguments: null`); no body at all is {}.
+  if (params === null) throw new CrmError('validation_error', 'the body must be a JSON object of the tool\'s parameters ({} for none), got null', { param: 'body', rule: 'type' });
   guardParams(params, tool.name);
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);

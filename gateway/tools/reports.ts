@@ -89,7 +89,7 @@ export const reportTools = [
     name: 'reports.run',
     scope: 'reports',
     title: 'Run a report',
-    description: 'Runs a saved report (report_id) or an inline config (config, not saved); the database does the counting. Answers rows ({group?, bucket?, value, count}) and the series shaped for the chart: number {value, count}; funnel [{stage, value, count, conversion_to_next}] in option order; line/area [{bucket, value, count}] with empty buckets as 0 (with group_by, and for stacked_bar, [{group, points}]); pie/donut [{label, value, share}]; bar/table the rows.',
+    description: 'Runs a saved report (report_id) or an inline config (config, not saved); the database does the counting. Answers rows ({group?, bucket?, value, count}) and the series shaped for the chart: number {value, count}; funnel [{stage, value, count, retired, conversion_to_next}] in option order, then retired options records still hold (retired: true); line/area [{bucket, value, count}] with empty buckets as 0 (with group_by, and for stacked_bar, [{group, points}]); pie/donut [{label, value, share}]; bar/table the rows.',
     input: z.strictObject({ report_id: reportId.optional(), config: config.optional() }),
     output: runOutput,
     annotations: READ_ONLY,

@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { CrmError } from '../../src/domain/errors.ts';
 import { readJsonBody, sendJson } from '../body.ts';
 import type { Edge, GatewayDeps } from '../state.ts';
 import { idempotencyHeader } from '../tools/idempotency.ts';
@@ -13,8 +12,6 @@ export function mountRest(router: Router, deps: GatewayDeps, authenticate: Middl
     const name = `${ctx.params.category}.${ctx.params.action}`;
     ctx.state.call.tool = name;
     const params = await readJsonBody(ctx.req, deps.config.bodyLimitBytes);
-    // As the bridge refuses `params: null` and MCP `arguments: null`; no body at all is {}.
-    if (params === null) throw new CrmError('validation_error', 'the body must be a JSON object of the tool\'s parameters ({} for none), got null', { param: 'body', rule: 'type' });
     const result = await invokeTool(deps.store, ctx.state.principal!, 'rest', name, params, { idempotencyKey: idempotencyHeader(ctx.headers) });
     sendJson(ctx, JSON.stringify(result));
   });
