@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.ts';
 import { isCrmError } from '../../src/domain/errors.ts';
@@ -80,5 +83,49 @@ describe('a field made unique while a write is under way', () => {
     expect(fresh.data).toEqual({ ref: 'FREE' });
     const again = createServices(real, actor).records.create({ object_type_slug: 'tickets', data: { ref: 'FREE' } });
     expect(await again.then(() => null, refusal)).toMatchObject({ code: 'conflict', details: { param: 'data.ref' } });
+  });
+
+  it('reads the type afresh when another process made the field unique during a call', async () => {
+    // Two connections on one file, as two processes; the first is inside a gateway call, which
+    // keeps the other connection's data_version read once per call.
+    const dir = mkdtempSync(join(tmpdir(), 'crm-race-'));
+    const path = join(dir, 'crm.db');
+    const mine = createSqliteStore({ path });
+    await mine.init();
+    const theirs = createSqliteStore({ path });
+    await theirs.init();
+    try {
+      const ws = await createWorkspace(mine, { name: 'Two', plan: 'pro', trialDays: null });
+      const actor: Actor = { workspace_id: ws.id, user_id: 'usr_x', role: 'owner', key_id: null, scopes: [], via: 'rest', tool: null, plan: 'pro', trial_ends_at: null };
+      await createServices(mine, actor).objects.create({ slug: 'tickets', name: 'Tickets', fields: [{ slug: 'ref', name: 'Ref', type: 'text' }] });
+      await createServices(mine, actor).records.create({ object_type_slug: 'tickets', data: { ref: 'SAME' } });
+      let ran = false;
+      const racing = new Proxy(mine, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          if (key !== 'createRecord') return value.bind(target);
+          return async (...args: unknown[]) => {
+            if (!ran) {
+              ran = true;
+              await createServices(theirs, actor).objects.updateField('tickets', 'ref', { unique: true });
+            }
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      const end = mine.beginCall();
+      try {
+        const create = createServices(racing, actor).records.create({ object_type_slug: 'tickets', data: { ref: 'SAME' } });
+        expect(await create.then(() => null, refusal)).toMatchObject({ code: 'conflict', details: { param: 'data.ref', rule: 'unique' } });
+      } finally {
+        end();
+      }
+      expect((await createServices(mine, actor).records.list({ object_type_slug: 'tickets', filters: { ref: 'SAME' } })).total).toBe(1);
+    } finally {
+      await theirs.close();
+      await mine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
