@@ -133,8 +133,8 @@ async function serveLegacy(
 
 /**
  * The SDK passes authInfo through untouched; it carries the principal, the Idempotency-Key
- * header, a call the direct path already ran and a batch's answer budget to the server factory, and the call record back
- * out (the tool named and its outcome, for logs and metrics).
+ * header, a call the direct path already ran and a batch's answer budget to the server factory,
+ * and the call record back out (the tool named and its outcome, for logs and metrics).
  */
 function authInfoOf(
   principal: Principal, call: CallInfo, idempotencyKey: string | undefined, settled: Promise<ToolCallOutcome> | undefined, budget: AnswerBudget | undefined,
