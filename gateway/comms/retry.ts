@@ -50,23 +50,28 @@ export async function recordFailure(
  * stop the others. Items are claimed a few at a time, as many as `itemMs` (the longest one item's
  * work may take) lets finish within half the lease: a batch claimed whole could outlast its lease
  * behind slow servers (ten emails at up to 50 s each against 120 s), and another replica then
- * claimed and sent its last items again.
+ * claimed and sent its last items again. With `together`, the items of one claim are worked at
+ * once: webhook deliveries, so one workspace's slow receiver holds the others' for one timeout,
+ * not one timeout per delivery of it (nine slow deliveries kept another workspace's for 94 s).
  */
 export async function workDue(
   store: Store, kind: CommKind, status: string, limit: number, itemMs: number, logger: Logger, work: (item: Comm) => Promise<void>,
+  together = false,
 ): Promise<number> {
   const chunk = Math.max(1, Math.min(limit, Math.floor(LEASE_MS / 2 / itemMs)));
+  const one = async (item: Comm): Promise<void> => {
+    try {
+      await work(item);
+    } catch (error) {
+      logger.error(`${kind}: could not record a delivery outcome`, { id: item.id, error: String((error as Error).message) });
+    }
+  };
   let worked = 0;
   while (worked < limit) {
     const now = Date.now();
     const due = await store.claimDueComms(kind, [status], new Date(now).toISOString(), new Date(now + LEASE_MS).toISOString(), Math.min(chunk, limit - worked));
-    for (const item of due) {
-      try {
-        await work(item);
-      } catch (error) {
-        logger.error(`${kind}: could not record a delivery outcome`, { id: item.id, error: String((error as Error).message) });
-      }
-    }
+    if (together) await Promise.all(due.map(one));
+    else for (const item of due) await one(item);
     worked += due.length;
     if (due.length < chunk) break;
   }

@@ -64,7 +64,7 @@ export async function dispatchEvents(store: Store, opts: WebhookOptions): Promis
 
 /** POSTs due deliveries; 2xx is `delivered`, anything else (or a timeout) is retried with backoff, then `failed`. */
 export function sendDeliveries(store: Store, opts: WebhookOptions, logger: Logger): Promise<number> {
-  return workDue(store, 'delivery', 'pending', 20, opts.timeoutMs ?? 10_000, logger, (delivery) => post(store, delivery, opts, logger));
+  return workDue(store, 'delivery', 'pending', 20, opts.timeoutMs ?? 10_000, logger, (delivery) => post(store, delivery, opts, logger), true);
 }
 
 async function post(store: Store, delivery: Comm, opts: WebhookOptions, logger: Logger): Promise<void> {

@@ -72,4 +72,21 @@ describe('claiming due outbound work', () => {
     expect(await workDue(counting, 'email', 'queued', 4, LEASE_MS / 4, logger, done)).toBe(1);
     expect(sizes).toEqual([4, 1]);
   });
+
+  it('works the items of one claim at once when asked, so one slow item holds the others for its own time only', async () => {
+    const busiest = async (together: boolean) => {
+      await queued(3);
+      let active = 0;
+      let most = 0;
+      await workDue(store, 'email', 'queued', 3, 10_000, logger, async (item) => {
+        most = Math.max(most, ++active);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        active -= 1;
+        await done(item);
+      }, together);
+      return most;
+    };
+    expect(await busiest(false)).toBe(1);
+    expect(await busiest(true)).toBe(3);
+  });
 });
