@@ -22,10 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => real.close());
 
-/** The store, running `meanwhile` once just before the first call of `method`. */
-function racing(method: 'createRecord' | 'updateRecord' | 'restoreRecord', meanwhile: () => Promise<unknown>): Store {
+/** The store (`base`, the shared one by default), running `meanwhile` once just before the first call of `method`. */
+function racing(method: 'createRecord' | 'updateRecord' | 'restoreRecord', meanwhile: () => Promise<unknown>, base: Store = real): Store {
   let ran = false;
-  return new Proxy(real, {
+  return new Proxy(base, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (key !== method || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
@@ -99,24 +99,10 @@ describe('a field made unique while a write is under way', () => {
       const actor: Actor = { workspace_id: ws.id, user_id: 'usr_x', role: 'owner', key_id: null, scopes: [], via: 'rest', tool: null, plan: 'pro', trial_ends_at: null };
       await createServices(mine, actor).objects.create({ slug: 'tickets', name: 'Tickets', fields: [{ slug: 'ref', name: 'Ref', type: 'text' }] });
       await createServices(mine, actor).records.create({ object_type_slug: 'tickets', data: { ref: 'SAME' } });
-      let ran = false;
-      const racing = new Proxy(mine, {
-        get(target, key, receiver) {
-          const value = Reflect.get(target, key, receiver) as unknown;
-          if (typeof value !== 'function') return value;
-          if (key !== 'createRecord') return value.bind(target);
-          return async (...args: unknown[]) => {
-            if (!ran) {
-              ran = true;
-              await createServices(theirs, actor).objects.updateField('tickets', 'ref', { unique: true });
-            }
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
+      const meanwhile = () => createServices(theirs, actor).objects.updateField('tickets', 'ref', { unique: true });
       const end = mine.beginCall();
       try {
-        const create = createServices(racing, actor).records.create({ object_type_slug: 'tickets', data: { ref: 'SAME' } });
+        const create = createServices(racing('createRecord', meanwhile, mine), actor).records.create({ object_type_slug: 'tickets', data: { ref: 'SAME' } });
         expect(await create.then(() => null, refusal)).toMatchObject({ code: 'conflict', details: { param: 'data.ref', rule: 'unique' } });
       } finally {
         end();
