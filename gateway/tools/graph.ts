@@ -1,6 +1,7 @@
 import { LIMITS } from '../../src/domain/limits.ts';
 import { z } from 'zod';
 import { GRAPH_LIMITS } from '../../src/domain/graph/limits.ts';
+import { PATH_VISIT_MAX } from '../../src/domain/graph/path.ts';
 import { CATEGORIES, STRENGTHS } from '../../src/domain/graph/types.ts';
 import { CREATES, DELETES, defineTool, given, pick, READ_ONLY, UPDATES } from './define.ts';
 import { recordId } from './shapes.ts';
@@ -54,18 +55,21 @@ export const graphTools = [
     name: 'graph.path',
     scope: 'graph',
     title: 'Find how two records are connected',
-    description: 'Finds the shortest relationship paths between two records (any relation, either direction), for warm introductions: paths of the shortest length only, ranked by `score`, the strength of the classified people on the way (strong 3, warm 2, weak 1). {"paths": []} when none exists within max_depth.',
+    description: `Finds the shortest relationship paths between two records (any relation, either direction), for warm introductions: paths of the shortest length only, ranked by \`score\`, the strength of the classified people on the way (strong 3, warm 2, weak 1). {"paths": [], "truncated": false} when none exists within max_depth. \`truncated\` is true when the search stopped after reaching ${PATH_VISIT_MAX.toLocaleString('en-US')} records from both ends without meeting: a path within max_depth may still exist.`,
     input: z.strictObject({
       from_record_id: recordId.describe('Where the path starts, e.g. you or a colleague.'),
       to_record_id: recordId.describe('Who or what to reach.'),
       max_depth: z.number().int().min(1).max(L.pathDepthMax).optional().describe(`Longest path in hops, 1 to ${L.pathDepthMax}. Default ${L.pathDepthDefault}.`),
       limit: z.number().int().min(1).max(L.pathLimitMax).optional().describe(`Most paths, 1 to ${L.pathLimitMax}. Default ${L.pathLimitDefault}.`),
     }),
-    output: z.object({ paths: z.array(z.object({ nodes: z.array(nodeOutput), edges: z.array(edgeOutput), length: z.number(), score: z.number() })) }),
+    output: z.object({
+      paths: z.array(z.object({ nodes: z.array(nodeOutput), edges: z.array(edgeOutput), length: z.number(), score: z.number() })),
+      truncated: z.boolean(),
+    }),
     annotations: READ_ONLY,
     operation: {
       document: `query($from_record_id: String!, $to_record_id: String!, $max_depth: Int, $limit: Int) {
-        path(from_record_id: $from_record_id, to_record_id: $to_record_id, max_depth: $max_depth, limit: $limit) { paths { nodes { ${NODE} } edges { ${EDGE} } length score } } }`,
+        path(from_record_id: $from_record_id, to_record_id: $to_record_id, max_depth: $max_depth, limit: $limit) { paths { nodes { ${NODE} } edges { ${EDGE} } length score } truncated } }`,
       variables: (i) => given(i),
       result: pick('path'),
       plainLeaves: true,

@@ -1,7 +1,7 @@
 import type { GraphStore } from '../store/port-graph.ts';
 import { nextTurn } from '../turns.ts';
 import type { GraphEdge, GraphRecord, Strength } from './types.ts';
-import { EXPAND_CHUNK, compare, edgeKey, node, orderEdges, type WalkNode } from './walk.ts';
+import { EXPAND_CHUNK, VISIT_MAX, compare, edgeKey, node, orderEdges, type WalkNode } from './walk.ts';
 
 export interface GraphPath {
   nodes: WalkNode[];
@@ -16,6 +16,19 @@ export const STRENGTH_POINTS: Readonly<Record<Strength, number>> = { strong: 3, 
 /** At most this many shortest paths are ranked; the enumeration is bounded whatever the graph. */
 export const PATH_CANDIDATES = 1000;
 
+/**
+ * The most records both ends of one search reach together before it gives up with `truncated:
+ * true`: graph.query's VISIT_MAX for each end. Between two hubs of a large workspace a search for a
+ * path that does not exist would otherwise walk both components whole, up to max_depth.
+ */
+export const PATH_VISIT_MAX = 2 * VISIT_MAX;
+
+export interface PathSearch {
+  paths: GraphPath[];
+  /** The search stopped at PATH_VISIT_MAX records before it found a path or reached max_depth: a longer search might find one. */
+  truncated: boolean;
+}
+
 interface Side {
   dist: Map<string, number>;
   parents: Map<string, string[]>;
@@ -27,27 +40,33 @@ interface Side {
  * a breadth-first search from both ends, one store round trip per level (the smaller frontier grows
  * first). Only paths of the shortest length are returned, ranked by `score` (the STRENGTH_POINTS of
  * the records between the ends) descending, then by their record ids in order; at most `limit`.
- * Empty when none exists within maxDepth.
+ * Empty when none exists within maxDepth, or when the two sides reached `visitMax` records between
+ * them first (`truncated`: a level left part-way answers no path, so none is reported as the shortest
+ * while others of its length, or a warmer one, may be unread).
  */
 export async function shortestPaths(
   store: GraphStore, workspaceId: string, from: GraphRecord, to: GraphRecord, maxDepth: number, limit: number,
-): Promise<GraphPath[]> {
+  visitMax = PATH_VISIT_MAX,
+): Promise<PathSearch> {
   const records = new Map<string, GraphRecord>([[from.id, from], [to.id, to]]);
   const edges = new Map<string, GraphEdge[]>();
   const side = (id: string): Side => ({ dist: new Map([[id, 0]]), parents: new Map(), frontier: [id] });
   const fwd = side(from.id);
   const bwd = side(to.id);
   let meeting: string[] = [];
+  const reached = (): number => fwd.dist.size + bwd.dist.size;
   for (let length = 1; length <= maxDepth && meeting.length === 0; length++) {
     const grow = fwd.frontier.length <= bwd.frontier.length ? fwd : bwd;
     const other = grow === fwd ? bwd : fwd;
     if (grow.frontier.length === 0) break;
+    if (reached() >= visitMax) return { paths: [], truncated: true };
     const next = new Set<string>();
     const depth = grow.dist.get(grow.frontier[0]!)! + 1;
     for (let start = 0; start < grow.frontier.length; start += EXPAND_CHUNK) {
       // Other calls run between two chunks: on the embedded store each read answers at once, and
-      // a search that finds no path walks both ends' whole components (104k contacts: 1.1 s).
+      // a search that finds no path walks both ends' components up to visitMax (104k contacts: 1.1 s).
       if (start > 0 || length > 1) await nextTurn();
+      if (start > 0 && reached() >= visitMax) return { paths: [], truncated: true };
       const chunk = grow.frontier.slice(start, start + EXPAND_CHUNK);
       const inChunk = new Set(chunk);
       const step = await store.expandGraph(workspaceId, chunk);
@@ -72,7 +91,7 @@ export async function shortestPaths(
     const best = Math.min(...sums.map(([, sum]) => sum));
     meeting = sums.filter(([, sum]) => sum === best).map(([id]) => id);
   }
-  if (meeting.length === 0) return [];
+  if (meeting.length === 0) return { paths: [], truncated: false };
 
   const candidates: string[][] = [];
   for (const m of meeting.sort(compare)) {
@@ -85,11 +104,12 @@ export async function shortestPaths(
   }
   const scored = candidates.map((ids) => ({ ids, score: ids.slice(1, -1).reduce((sum, id) => sum + points(records.get(id)), 0) }));
   scored.sort((a, b) => b.score - a.score || compare(a.ids.join(' '), b.ids.join(' ')));
-  return scored.slice(0, limit).map(({ ids, score }) => {
+  const paths = scored.slice(0, limit).map(({ ids, score }) => {
     const nodes = ids.map((id, i) => node(records.get(id)!, i, i === 0 ? null : ids[i - 1]!));
     const pathEdges = ids.slice(1).flatMap((id, i) => edges.get(pairKey(ids[i]!, id)) ?? []);
     return { nodes, edges: orderEdges(pathEdges, nodes), length: ids.length - 1, score };
   });
+  return { paths, truncated: false };
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);

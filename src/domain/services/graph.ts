@@ -146,7 +146,7 @@ export class GraphService {
     return this.named(found.nodes.slice(1));
   }
 
-  async path(input: { from_record_id: string; to_record_id: string; max_depth?: number | null; limit?: number | null }): Promise<{ paths: PathView[] }> {
+  async path(input: { from_record_id: string; to_record_id: string; max_depth?: number | null; limit?: number | null }): Promise<{ paths: PathView[]; truncated: boolean }> {
     const maxDepth = bounded('max_depth', input.max_depth, 1, GRAPH_LIMITS.pathDepthMax, GRAPH_LIMITS.pathDepthDefault);
     const limit = bounded('limit', input.limit, 1, GRAPH_LIMITS.pathLimitMax, GRAPH_LIMITS.pathLimitDefault);
     if (input.from_record_id === input.to_record_id) {
@@ -154,13 +154,13 @@ export class GraphService {
     }
     const from = await this.root(input.from_record_id, 'from_record_id');
     const to = await this.root(input.to_record_id, 'to_record_id');
-    const paths = await shortestPaths(this.store, this.ws, from, to, maxDepth, limit);
+    const { paths, truncated } = await shortestPaths(this.store, this.ws, from, to, maxDepth, limit);
     const names = await this.records.summaries(paths.flatMap((p) => p.nodes.map((n) => n.record_id)));
     // Nodes spelled out: a spread plus a new key gives each object a hidden class of its own (see actorOf).
     return { paths: paths.map((p: GraphPath) => ({ ...p, nodes: p.nodes.map((n) => ({
       record_id: n.record_id, object_type_slug: n.object_type_slug, depth: n.depth, via: n.via, category: n.category, strength: n.strength,
       display_name: names.get(n.record_id)?.display_name ?? '',
-    })) })) };
+    })) })), truncated };
   }
 
   /** The nodes with their display names, in the same order. */

@@ -46,8 +46,13 @@ const PathRef = builder.objectRef<PathView>('GraphPath').implement({
   }),
 });
 
-const PathsRef = builder.objectRef<{ paths: PathView[] }>('GraphPaths').implement({
-  fields: (t) => ({ paths: t.expose('paths', { type: [PathRef] }) }),
+const PathsRef = builder.objectRef<{ paths: PathView[]; truncated: boolean }>('GraphPaths').implement({
+  fields: (t) => ({
+    paths: t.expose('paths', { type: [PathRef] }),
+    truncated: t.exposeBoolean('truncated', {
+      description: 'True when the search stopped at its bound of records reached before it found a path or reached max_depth: a path may still exist.',
+    }),
+  }),
 });
 
 const LinkRef = builder.objectRef<LinkView>('Link').implement({

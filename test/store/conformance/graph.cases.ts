@@ -122,16 +122,39 @@ export function graphCases(h: Harness): void {
         { record_id: g.id.Fay, category: 'partner', strength: 'strong', score: 70, reasons: [], classified_at: at },
         { record_id: g.id.Cat, category: 'partner', strength: 'weak', score: 20, reasons: [], classified_at: at },
       ], []);
-      const paths = async (from: keyof FixedGraph['id'], to: keyof FixedGraph['id'], maxDepth = 4, limit = 10) =>
-        (await shortestPaths(h.store, g.ws.id, await root(g, from), await root(g, to), maxDepth, limit))
-          .map((p) => `${p.nodes.map((n) => g.name(n.record_id)).join('>')} ${p.length}/${p.score}`);
+      const paths = async (from: keyof FixedGraph['id'], to: keyof FixedGraph['id'], maxDepth = 4, limit = 10) => {
+        const found = await shortestPaths(h.store, g.ws.id, await root(g, from), await root(g, to), maxDepth, limit);
+        expect(found.truncated).toBe(false);
+        return found.paths.map((p) => `${p.nodes.map((n) => g.name(n.record_id)).join('>')} ${p.length}/${p.score}`);
+      };
       expect(await paths('Ben', 'Globex')).toEqual(['Ben>Acme>Fay>Globex 3/3', 'Ben>Acme>Cat>Globex 3/1']);
       expect(await paths('Ben', 'Globex', 4, 1)).toEqual(['Ben>Acme>Fay>Globex 3/3']);
       expect(await paths('Ben', 'Globex', 2)).toEqual([]);
       expect(await paths('Ann', 'Cat')).toEqual(['Ann>Acme>Cat 2/0', 'Ann>Dan>Cat 2/0']);
-      const [best] = await shortestPaths(h.store, g.ws.id, await root(g, 'Ann'), await root(g, 'Cat'), 4, 1);
+      const [best] = (await shortestPaths(h.store, g.ws.id, await root(g, 'Ann'), await root(g, 'Cat'), 4, 1)).paths;
       expect(best!.edges.map((e) => `${g.name(e.source)}-${e.type}->${g.name(e.target)}`)).toEqual(['Ann-company->Acme', 'Cat-partner_of->Acme']);
       expect(best!.nodes.map((n) => n.via && g.name(n.via))).toEqual([null, 'Ann', 'Acme']);
+    });
+
+    it('gives up a path search at its bound of records reached, and says so, but not once a path is met or the ends are walked out', async () => {
+      const g = await fixedGraph(h);
+      const search = async (from: keyof FixedGraph['id'], to: keyof FixedGraph['id'], maxDepth: number, visitMax: number) => {
+        const found = await shortestPaths(h.store, g.ws.id, await root(g, from), await root(g, to), maxDepth, 10, visitMax);
+        return { paths: found.paths.map((p) => p.nodes.map((n) => g.name(n.record_id)).join('>')), truncated: found.truncated };
+      };
+      // Ben's side reaches Acme (3 records reached), then Ann, D1, Cat and Fay (7); then Globex's
+      // side reaches Cat, D2 and Fay and meets Ben's at Cat and Fay: three levels.
+      const found = { paths: ['Ben>Acme>Cat>Globex', 'Ben>Acme>Fay>Globex'], truncated: false };
+      expect(await search('Ben', 'Globex', 4, 100)).toEqual(found);
+      expect(await search('Ben', 'Globex', 4, 8)).toEqual(found);
+      for (const visitMax of [2, 3, 7]) expect(await search('Ben', 'Globex', 4, visitMax)).toEqual({ paths: [], truncated: true });
+      // No more levels within max_depth: no path, and nothing was cut.
+      expect(await search('Ben', 'Globex', 2, 7)).toEqual({ paths: [], truncated: false });
+      // A record with no relation: its side is walked out after one level, before the bound.
+      const solo = newId('record');
+      await h.store.createRecord(g.ws.id, newRecord('contacts', { name: 'Solo' }, { id: solo }));
+      const alone = await shortestPaths(h.store, g.ws.id, (await h.store.graphRecords(g.ws.id, [solo]))[0]!, await root(g, 'Globex'), 6, 10, 3);
+      expect(alone).toEqual({ paths: [], truncated: false });
     });
 
     it('classifies the fixed dataset the same way for the same clock', async () => {
