@@ -73,7 +73,9 @@ export interface CommsStore {
   updateComm(workspaceId: string, kind: CommKind, id: string, patch: CommPatch, events?: NewEvent[]): Promise<Comm>;
   /**
    * Work due in every workspace: live items of the kind with a status among `statuses` and
-   * `next_attempt_at <= now`, oldest due first. Each returned item is claimed by moving its
+   * `next_attempt_at <= now`. Workspaces take turns: the oldest due item of each workspace, the
+   * oldest of those first, then the second oldest of each, and so on, so one workspace's backlog
+   * never holds another's behind it. Each returned item is claimed by moving its
    * `next_attempt_at` to `leaseUntil` in the same transaction, so two workers never take one item.
    */
   claimDueComms(kind: CommKind, statuses: readonly string[], now: string, leaseUntil: string, limit: number): Promise<Comm[]>;

@@ -83,10 +83,24 @@ export function commMethods(c: Connection) {
 
     claimDueComms(kind: CommKind, statuses: readonly string[], at: string, leaseUntil: string, limit: number): Comm[] {
       return c.tx(() => {
+        // The workspaces with scheduled work, one index seek each (comms_due_by_workspace), then
+        // at most `limit` due items of each, which take turns: every workspace's oldest first.
         const rows = c.all<CommRow>(
-          `SELECT ${COMM_COLUMNS} FROM comms t WHERE t.kind = ? AND t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= ?
-             AND t.deleted_at IS NULL AND t.status IN (SELECT value FROM json_each(?)) ORDER BY t.next_attempt_at, t.id LIMIT +?`,
-          kind, at, JSON.stringify(statuses), limit,
+          `WITH RECURSIVE waiting(ws) AS (
+             SELECT (SELECT MIN(workspace_id) FROM comms WHERE kind = ? AND next_attempt_at IS NOT NULL AND deleted_at IS NULL)
+             UNION ALL
+             SELECT (SELECT MIN(workspace_id) FROM comms WHERE kind = ? AND workspace_id > waiting.ws AND next_attempt_at IS NOT NULL AND deleted_at IS NULL)
+             FROM waiting WHERE waiting.ws IS NOT NULL
+           ),
+           due AS (
+             SELECT d.id, d.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY d.workspace_id ORDER BY d.next_attempt_at, d.id) AS turn
+             FROM waiting w JOIN comms d ON d.id IN (
+               SELECT u.id FROM comms u WHERE u.kind = ? AND u.workspace_id = w.ws AND u.next_attempt_at IS NOT NULL AND u.next_attempt_at <= ?
+                 AND u.deleted_at IS NULL AND u.status IN (SELECT value FROM json_each(?)) ORDER BY u.next_attempt_at, u.id LIMIT +?)
+             WHERE w.ws IS NOT NULL
+           )
+           SELECT ${COMM_COLUMNS} FROM due CROSS JOIN comms t ON t.id = due.id ORDER BY due.turn, due.next_attempt_at, due.id LIMIT +?`,
+          kind, kind, kind, at, JSON.stringify(statuses), limit, limit,
         );
         for (const row of rows) c.run('UPDATE comms SET next_attempt_at = ? WHERE id = ?', leaseUntil, row.id);
         return toComms(c, rows.map((row) => ({ ...row, next_attempt_at: leaseUntil })));

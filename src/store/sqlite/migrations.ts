@@ -838,6 +838,21 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 31,
+    name: 'due work by workspace',
+    // Outbound work was claimed oldest due first across workspaces, so one workspace's burst (an
+    // import's ten thousand webhook deliveries) held every other workspace's behind it. A claim
+    // now takes each workspace's oldest due items in turns (comms.ts, claimDueComms), walking the
+    // workspaces with scheduled work through this index and reading a few items of each.
+    sql: `
+      DROP INDEX comms_due;
+      CREATE INDEX comms_due_by_workspace ON comms(kind, workspace_id, next_attempt_at, id) WHERE next_attempt_at IS NOT NULL AND deleted_at IS NULL;
+      DELETE FROM sqlite_stat1 WHERE tbl = 'comms' AND idx = 'comms_due';
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('comms', 'comms_due_by_workspace', '10000 2500 100 2 1');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**

@@ -78,6 +78,21 @@ export function commCases(h: Harness): void {
       expect(await mine()).toEqual([]);
     });
 
+    it('claims due work in turns across workspaces, so one backlog does not hold another behind it', async () => {
+      const [a, b, c] = [await freshWorkspace(h), await freshWorkspace(h), await freshWorkspace(h)];
+      // A status no other case uses, so other workspaces' due work in this store stays out of it.
+      const status = `due-${newId('record').slice(-8)}`;
+      const made = new Map<string, string>();
+      for (const [ws, name, second] of [[a, 'A1', 1], [a, 'A2', 2], [a, 'A3', 3], [a, 'A4', 4], [a, 'A5', 5], [b, 'B1', 1.5], [b, 'B2', 2.5], [c, 'C1', 10]] as const) {
+        const at = new Date(Date.UTC(2000, 0, 1) + second * 1000).toISOString();
+        made.set((await h.store.createComm(ws.id, comm('delivery', { status, next_attempt_at: at }), [])).id, name);
+      }
+      const claim = async (limit: number) => (await h.store.claimDueComms('delivery', [status], new Date().toISOString(), FAR, limit)).map((d) => made.get(d.id));
+      expect(await claim(4)).toEqual(['A1', 'B1', 'C1', 'A2']);
+      expect(await claim(4)).toEqual(['B2', 'A3', 'A4', 'A5']);
+      expect(await claim(4)).toEqual([]);
+    });
+
     it('dispatches events after a cursor oldest first, writing deliveries and the cursor together', async () => {
       const ws = await freshWorkspace(h);
       const hook = await h.store.createComm(ws.id, comm('integration', { tag: 'webhook', status: 'connected', data: { cursor: '' } }), []);

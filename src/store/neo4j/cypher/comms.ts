@@ -58,11 +58,19 @@ MATCH (t:Comm {workspace_id: $workspace_id, kind: $kind})
 ${MATCHING}
 RETURN count(t) AS total`);
 
-/** Claims due work in every workspace by moving next_attempt_at to the lease's end. */
+/**
+ * Claims due work in every workspace by moving next_attempt_at to the lease's end. Workspaces take
+ * turns: each one's oldest due item (the oldest of those first), then each one's second, and so on.
+ */
 export const CLAIM_DUE_COMMS = statement('claimDueComms', ['kind', 'statuses', 'now', 'lease_until', 'limit'], `
 MATCH (t:Comm {kind: $kind})
 WHERE t.next_attempt_at IS NOT NULL AND t.next_attempt_at <= $now AND t.deleted_at IS NULL AND t.status IN $statuses
-WITH t ORDER BY t.next_attempt_at, t.id LIMIT toInteger($limit)
+WITH t ORDER BY t.next_attempt_at, t.id
+WITH t.workspace_id AS workspace, collect(t)[..toInteger($limit)] AS due
+UNWIND range(0, size(due) - 1) AS turn
+WITH due[turn] AS t, turn
+ORDER BY turn, t.next_attempt_at, t.id
+LIMIT toInteger($limit)
 SET t.next_attempt_at = $lease_until
 RETURN ${COMM} AS comm`);
 
