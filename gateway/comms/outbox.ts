@@ -21,8 +21,11 @@ export interface OutboxOptions extends RetryPolicy {
  * attempt `failed` with the reply as `error`; a body that does not render fails at once.
  */
 export function drainOutbox(store: Store, opts: OutboxOptions, logger: Logger): Promise<number> {
-  return workDue(store, 'email', 'queued', 10, SEND_MS, logger, (email) => deliver(store, email, opts, logger));
+  return workDue(store, 'email', 'queued', OUTBOX_ROUND, SEND_MS, logger, (email) => deliver(store, email, opts, logger));
 }
+
+/** The most emails one round sends; a round that sent as many may have left more due. */
+export const OUTBOX_ROUND = 10;
 
 async function deliver(store: Store, email: Comm, opts: OutboxOptions, logger: Logger): Promise<void> {
   const failed = { retry: 'queued', failed: 'failed', type: 'email' } as const;

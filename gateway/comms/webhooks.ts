@@ -33,14 +33,17 @@ const nameOf = (e: TimelineEvent): string => `${e.resource_type}.${e.action}`;
  * Turns new timeline events into deliveries. Each webhook keeps a cursor (the last event id it
  * has seen) in its config row; the deliveries and the moved cursor are written in one
  * transaction, so every committed event becomes exactly one delivery per matching webhook, across
- * restarts too. Only events at least `settleMs` old are taken (see WebhookOptions).
+ * restarts too. Only events at least `settleMs` old are taken (see WebhookOptions). `behind`: some
+ * webhook read a whole batch of events, so more may be waiting.
  */
-export async function dispatchEvents(store: Store, opts: WebhookOptions): Promise<number> {
+export async function dispatchEvents(store: Store, opts: WebhookOptions): Promise<{ made: number; behind: boolean }> {
   let made = 0;
+  let behind = false;
   const settled = Date.now() - opts.settleMs;
   for (const hook of await store.listCommsEverywhere('integration', 'connected', 'webhook')) {
     const data = hook.data as { cursor: string; config: { events: string[] } };
     const events = (await store.eventsAfter(hook.workspace_id, data.cursor, BATCH));
+    if (events.length === BATCH) behind = true;
     const ready: TimelineEvent[] = [];
     for (const e of events) {
       if (Date.parse(e.at) > settled) break;
@@ -59,13 +62,16 @@ export async function dispatchEvents(store: Store, opts: WebhookOptions): Promis
     await store.recordDispatch(hook.workspace_id, hook.id, ready[ready.length - 1]!.id, deliveries);
     made += deliveries.length;
   }
-  return made;
+  return { made, behind };
 }
 
 /** POSTs due deliveries; 2xx is `delivered`, anything else (or a timeout) is retried with backoff, then `failed`. */
 export function sendDeliveries(store: Store, opts: WebhookOptions, logger: Logger): Promise<number> {
-  return workDue(store, 'delivery', 'pending', 20, opts.timeoutMs ?? 10_000, logger, (delivery) => post(store, delivery, opts, logger), true);
+  return workDue(store, 'delivery', 'pending', DELIVERY_ROUND, opts.timeoutMs ?? 10_000, logger, (delivery) => post(store, delivery, opts, logger), true);
 }
+
+/** The most deliveries one round posts; a round that posted as many may have left more due. */
+export const DELIVERY_ROUND = 20;
 
 async function post(store: Store, delivery: Comm, opts: WebhookOptions, logger: Logger): Promise<void> {
   const hook = await store.getComm(delivery.workspace_id, 'integration', delivery.tag ?? '');
