@@ -8,10 +8,10 @@
  * gets as an HTTP 429), so the answer stays one JSON array of responses, as the protocol wants.
  */
 import type { Context } from 'koa';
-import { isJSONRPCRequest } from '@modelcontextprotocol/server';
+import { isJSONRPCRequest, parseJSONRPCMessage, ProtocolErrorCode as RpcCode } from '@modelcontextprotocol/server';
 import { CrmError } from '../../src/domain/errors.ts';
 import { meterCalls } from '../ratelimit/index.ts';
-import { crmRpcError, MAX_BATCH_MESSAGES, messageError } from './mcp-rpc.ts';
+import { crmRpcError, MAX_BATCH_MESSAGES, messageError, rpcError } from './mcp-rpc.ts';
 
 type Message = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ export async function meterBatch(ctx: Context, batch: unknown[]): Promise<Metere
   if (batch.length > MAX_BATCH_MESSAGES) return { run: batch, refused: new Map() };
   const refused = new Map<number, Message>();
   batch.forEach((m, i) => {
-    const error = messageError(m);
+    const error = messageError(m) ?? unreadable(m);
     if (error) refused.set(i, error);
   });
   const requests = batch.flatMap((m, i) => (!refused.has(i) && isJSONRPCRequest(m) ? [i] : []));
@@ -45,6 +45,23 @@ export async function meterBatch(ctx: Context, batch: unknown[]): Promise<Metere
     for (const i of requests.slice(admitted)) refused.set(i, { ...crmRpcError(refusal), id: (batch[i] as Message).id });
   }
   return { run: refused.size ? batch.filter((_, i) => !refused.has(i)) : batch, refused };
+}
+
+/**
+ * What messageError lets through that the SDK's own message schema still refuses (an id that is
+ * null, fractional, a boolean or an object; a key JSON-RPC does not define; notification params
+ * that are not an object, a malformed response): the SDK refused the whole batch for one of them.
+ * Answered in its place like any malformed message, with its id when that is a readable one.
+ */
+function unreadable(m: unknown): Message | null {
+  try {
+    parseJSONRPCMessage(m);
+    return null;
+  } catch {
+    const id = (m as Message).id;
+    const readable = typeof id === 'string' || Number.isSafeInteger(id);
+    return { ...rpcError(RpcCode.InvalidRequest, 'not a JSON-RPC 2.0 request, notification or response: check its id (a string or an integer) and keys'), id: readable ? id : null };
+  }
 }
 
 /**

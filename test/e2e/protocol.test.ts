@@ -187,6 +187,34 @@ describe('MCP protocol edges', () => {
     expect(none.body).toMatchObject([{ id: null, error: { code: -32600 } }, { id: 2, error: { code: -32602, message: expect.stringContaining('cursor') } }]);
   });
 
+  it('answers in place, free of charge, the messages only the protocol schema refuses, and runs the rest', async () => {
+    const name = `Beside unreadable ${Date.now()}`;
+    const unreadable = [
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      { jsonrpc: '2.0', id: true, method: 'ping' },
+      { jsonrpc: '2.0', id: {}, method: 'ping' },
+      { jsonrpc: '2.0', id: 55, method: 'ping', extra: true },
+      { jsonrpc: '2.0', method: 'notifications/initialized', params: [] },
+      { jsonrpc: '2.0', id: 57, error: 'not an error object' },
+    ];
+    const create = { jsonrpc: '2.0', id: 50, method: 'tools/call', params: { name: 'records.create', arguments: { object_type_slug: 'companies', data: { name } } } };
+    const ws = await h.newWorkspace();
+    const before = await rpc(h, ws.owner.key, { jsonrpc: '2.0', id: 1, method: 'ping' });
+    const res = await rpc(h, ws.owner.key, [create, ...unreadable], { 'MCP-Protocol-Version': '2025-03-26' });
+    expect(res.status).toBe(200);
+    const refusal = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringContaining('not a JSON-RPC 2.0') } });
+    expect(res.body).toEqual([
+      { jsonrpc: '2.0', id: 50, result: expect.objectContaining({ structuredContent: expect.objectContaining({ data: expect.objectContaining({ name }) }) }) },
+      refusal(null), refusal(null), refusal(null), refusal(null), refusal(55), refusal(null), refusal(57),
+    ]);
+    expect(await callTool(h, 'rest', ws.owner.key, 'records.list', { object_type_slug: 'companies', filters: { name } })).toMatchObject({ ok: true, result: { total: 1 } });
+    // Since the first ping: the batch cost one call (its POST, the create), records.list one, this ping one.
+    const left = (r: { headers: Headers }) => Number(/r=(\d+)/.exec(r.headers.get('RateLimit') ?? '')?.[1]);
+    const after = await rpc(h, ws.owner.key, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect(left(before) - left(after)).toBe(3);
+  });
+
   it('bills a /graphql operation one call per root field, as the rate limiter counts it', async () => {
     const ws = await plain.newWorkspace();
     const graphql = (query: string) => fetch(`${plain.url}/graphql`, {
