@@ -264,6 +264,19 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
       .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
   });
 
+  it("deletes an object type only once no live list's entry field targets it", async () => {
+    const target = `trays_${style}`;
+    await ok('objects.create', { slug: target, name: 'Trays', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    const list = await ok('lists.create', { object_type_slug: 'companies', name: `Tray owners ${style}`, fields: [{ slug: 'tray', name: 'Tray', type: 'record_reference', target }] });
+    expect(await call('objects.delete', { slug: target })).toMatchObject({
+      ok: false, status: 409, code: 'conflict', message: expect.stringContaining('delete those lists first'),
+      details: { param: 'slug', rule: 'in_use', list_fields: [`${list.list_id}.tray`] },
+    });
+    expect((await ok('lists.get', { list_id: list.list_id })).fields[0]).toMatchObject({ slug: 'tray', target });
+    await ok('lists.delete', { list_id: list.list_id });
+    await ok('objects.delete', { slug: target });
+  });
+
   it('refuses a reference from a record to itself, as graph.link refuses a self-link', async () => {
     const slug = `nodes_${style}`;
     await ok('objects.create', { slug, name: 'Nodes', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'parent', name: 'Parent', type: 'record_reference', target: slug }] });

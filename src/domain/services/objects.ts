@@ -93,6 +93,17 @@ export class ObjectService {
         param: 'slug', rule: 'in_use', fields: referencing,
       });
     }
+    // So do the entry fields of lists (of any type), which cannot be archived: the list goes first.
+    const lists = (await this.store.listLists(this.ws)).filter((l) => l.object_type_slug !== slug);
+    const entryFields = lists.flatMap((l) => l.fields
+      .filter((f) => f.type === 'record_reference' && !f.archived && f.config.target === slug)
+      .map((f) => `${l.id}.${f.slug}`));
+    if (entryFields.length > 0) {
+      const named = [...new Set(entryFields.map((f) => f.split('.')[0]!))].map((id) => `"${lists.find((l) => l.id === id)!.name}" (${id})`);
+      throw new CrmError('conflict', `object type "${slug}" is the target of the entry field(s) ${entryFields.join(', ')} of the list(s) ${named.join(', ')}; delete those lists first`, {
+        param: 'slug', rule: 'in_use', list_fields: entryFields,
+      });
+    }
     // Lists and views name their type by slug: the store refuses while any is live (objectTypeInUse).
     this.cache.delete(slug);
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
