@@ -281,6 +281,25 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect(await ok('notes.update', { note_id: own.note_id, body: 'still mine' }, member)).toMatchObject({ body: 'still mine' });
   });
 
+  it("takes back a note's or task's record_ids as read while one of them is in the trash, and refuses a trashed record it did not hold", async () => {
+    const [gone, kept, other] = [await deal('Trashed link'), await deal('Live link'), await deal('Trashed other')];
+    const note = await ok('notes.create', { title: 'Call notes', record_ids: [gone, kept] });
+    const task = await ok('tasks.create', { title: 'Follow up', record_ids: [gone, kept] });
+    await ok('records.delete', { record_id: gone });
+    await ok('records.delete', { record_id: other });
+    const read = await ok('notes.get', { note_id: note.note_id });
+    expect(read.record_ids).toEqual([gone, kept]);
+    expect(await ok('notes.update', { note_id: note.note_id, title: 'Call notes v2', record_ids: read.record_ids })).toMatchObject({ title: 'Call notes v2', record_ids: [gone, kept] });
+    expect(await ok('tasks.update', { task_id: task.task_id, status: 'done', record_ids: [gone, kept] })).toMatchObject({ status: 'done', record_ids: [gone, kept] });
+    const refused = { ok: false, status: 400, code: 'validation_error', details: { param: 'record_ids[2]', rule: 'reference_not_found' } };
+    expect(await call('notes.update', { note_id: note.note_id, record_ids: [gone, kept, other] })).toMatchObject(refused);
+    expect(await call('tasks.update', { task_id: task.task_id, record_ids: [gone, kept, other] })).toMatchObject(refused);
+    // Restored, the record still has them.
+    await ok('records.restore', { record_id: gone });
+    expect((await ok('notes.list', { record_id: gone })).items.map((n: { note_id: string }) => n.note_id)).toEqual([note.note_id]);
+    expect((await ok('tasks.list', { record_id: gone })).items.map((t: { task_id: string }) => t.task_id)).toEqual([task.task_id]);
+  });
+
   it('records every mutation on the timeline with provenance and a diff, and serves a change feed with since', async () => {
     await deal('Before the feed');
     const start = await ok('timeline.list', { page_size: 1 });

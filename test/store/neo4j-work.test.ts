@@ -146,16 +146,17 @@ describe('addListEntries on Neo4j', () => {
 
 describe('notes on Neo4j', () => {
   it('names the first record it cannot attach by its place in the list given', async () => {
-    const { conn } = scripted((name) => (name === 'getRecords' ? [record('a')] : []));
+    const { conn } = scripted((name) => (name === 'linkableNoteRecords' ? [{ id: 'a' }] : []));
     const error = await failure(noteMethods(conn).createNote(WS, { kind: 'note', title: 't', body: '', format: 'plain', record_ids: ['a', 'x', 'a'], created_by: null }, []));
     expect(error.details).toEqual({ param: 'record_ids[1]', resource: 'record', id: 'x' });
   });
 
   it('links each record once, in the order given, after the note itself was found live', async () => {
-    const { conn, names, sent } = scripted((name) => (name === 'getRecords' ? [record('a'), record('b')] : name === 'updateNote' ? [{ id: 'nte_1' }] : []));
+    const { conn, names, sent } = scripted((name) => (name === 'linkableNoteRecords' ? [{ id: 'a' }, { id: 'b' }] : name === 'updateNote' ? [{ id: 'nte_1' }] : []));
     await noteMethods(conn).updateNote(WS, 'nte_1', { title: 'New', record_ids: ['b', 'a', 'b'] }, []);
-    expect(names().slice(0, 3)).toEqual(['updateNote', 'getRecords', 'replaceNoteLinks']);
+    expect(names().slice(0, 3)).toEqual(['updateNote', 'linkableNoteRecords', 'replaceNoteLinks']);
     expect(sent[0]!.params.patch).toEqual({ title: 'New' });
+    expect(sent[1]!.params).toEqual({ workspace_id: WS, id: 'nte_1', ids: ['b', 'a'] });
     expect(sent[2]!.params).toEqual({ id: 'nte_1', record_ids: ['b', 'a'] });
   });
 });

@@ -8,7 +8,7 @@ import type { Note, NoteKind, StoredRecord } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
-import { attachedRecords, requireRecords } from './references.ts';
+import { attachedRecords, keptOrLiveRecords, requireRecords } from './references.ts';
 
 export const NOTE_BODY_MAX = 100_000;
 
@@ -67,7 +67,7 @@ export class NoteService {
     if (input.format !== undefined) patch.format = input.format;
     if (input.record_ids !== undefined) {
       patch.record_ids = [...new Set(input.record_ids)];
-      this.assertCanWrite(await requireRecords(this.store, this.ws, patch.record_ids, 'record_ids'), note);
+      this.assertCanWrite(await keptOrLiveRecords(this.store, this.ws, patch.record_ids, note.record_ids, 'record_ids'), note);
     }
     if (!Object.keys(patch).length) throw validationError('title', 'give kind, title, body, format or record_ids to change', { rule: 'required' });
     const before = { kind: note.kind, title: note.title, body: note.body, format: note.format, record_ids: note.record_ids };

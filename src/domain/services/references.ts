@@ -43,6 +43,26 @@ export async function requireRecords(store: Store, workspaceId: string, ids: rea
 }
 
 /**
+ * The records a new `record_ids` of a note or task names, in order: an id it already holds may be
+ * of a record in the trash (the list is sent back as it was read, to add or drop another), while
+ * an id it gains must be of a live record of the workspace (`reference_not_found` naming its place
+ * otherwise). Held records, trashed ones included, stay under the Member rule (attachedRecords).
+ */
+export async function keptOrLiveRecords(store: Store, workspaceId: string, ids: readonly string[], held: readonly string[], param: string): Promise<StoredRecord[]> {
+  const holds = new Set(held);
+  const gained = ids.flatMap((id, i) => (holds.has(id) ? [] : [{ id, i }]));
+  const live = new Map((await store.getRecords(workspaceId, [...new Set(gained.map((g) => g.id))])).map((r) => [r.id, r]));
+  for (const { id, i } of gained) {
+    if (!live.has(id)) throw validationError(`${param}[${i}]`, `${param}[${i}]: record ${id} does not exist or was deleted`, { rule: 'reference_not_found' });
+  }
+  const kept = new Map((await attachedRecords(store, workspaceId, ids.filter((id) => holds.has(id)))).map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const record = live.get(id) ?? kept.get(id);
+    return record ? [record] : [];
+  });
+}
+
+/**
  * The records a note or task is already on, deleted ones included, for the Member rule: a record
  * in the trash is still its assignee's, and comes back with whatever was written on it meanwhile.
  * Purged records are gone and left out.

@@ -10,7 +10,7 @@ import { created, diffOf, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
 import { NOTE_BODY_MAX } from './notes.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
-import { attachedRecords, requireRecords } from './references.ts';
+import { attachedRecords, keptOrLiveRecords, requireRecords } from './references.ts';
 
 export interface TaskView extends Omit<Task, 'workspace_id'> {
   task_id: string;
@@ -98,7 +98,7 @@ export class TaskService {
     }
     if (input.record_ids !== undefined) {
       patch.record_ids = [...new Set(input.record_ids)];
-      this.assertOnRecords(await requireRecords(this.store, this.ws, patch.record_ids, 'record_ids'));
+      this.assertOnRecords(await keptOrLiveRecords(this.store, this.ws, patch.record_ids, task.record_ids, 'record_ids'));
     }
     if (!Object.keys(patch).length) throw validationError('title', 'give title, body, status, due_at, assignee_id or record_ids to change', { rule: 'required' });
     const before = { title: task.title, body: task.body, status: task.status, due_at: task.due_at, assignee_id: task.assignee_id, record_ids: task.record_ids };

@@ -39,7 +39,7 @@ async function create(tx: Tx, workspaceId: string, input: NewComm): Promise<stri
   const at = now();
   const comm: Comm = { ...input, id, workspace_id: workspaceId, record_ids: [], attempts: 0, created_at: at, updated_at: at, deleted_at: null };
   await tx.rows(bind(Q.CREATE_COMM, { comm: commProperties(comm) }));
-  await setLinks(tx, Q.REPLACE_COMM_LINKS, workspaceId, id, input.record_ids);
+  await setLinks(tx, Q.COMM_LINKS, workspaceId, id, input.record_ids);
   return id;
 }
 

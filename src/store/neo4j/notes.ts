@@ -22,7 +22,7 @@ export function noteMethods(conn: Connection) {
           workspace_id: workspaceId, id, kind: input.kind, title: input.title, body: input.body, format: input.format,
           created_by: input.created_by, now: now(),
         }));
-        await setLinks(tx, Q.REPLACE_NOTE_LINKS, workspaceId, id, input.record_ids);
+        await setLinks(tx, Q.NOTE_LINKS, workspaceId, id, input.record_ids);
         return (await NOTES.find(tx, workspaceId, id))!;
       });
     },
@@ -40,7 +40,7 @@ export function noteMethods(conn: Connection) {
       return writeWithEvents(conn, workspaceId, events, async (tx) => {
         const set = definedOnly({ kind: patch.kind, title: patch.title, body: patch.body, format: patch.format });
         await NOTES.patch(tx, workspaceId, noteId, set, now());
-        if (patch.record_ids !== undefined) await setLinks(tx, Q.REPLACE_NOTE_LINKS, workspaceId, noteId, patch.record_ids);
+        if (patch.record_ids !== undefined) await setLinks(tx, Q.NOTE_LINKS, workspaceId, noteId, patch.record_ids);
         return (await NOTES.find(tx, workspaceId, noteId))!;
       });
     },

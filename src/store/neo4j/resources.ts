@@ -1,7 +1,6 @@
 import { CrmError, notFound } from '../../domain/errors.ts';
 import type { NewEvent } from '../../domain/store/port-work.ts';
 import type { Connection, Tx } from './connection.ts';
-import { GET_RECORDS } from './cypher/records.ts';
 import type { ResourceStatements } from './cypher/resources.ts';
 import { props, type Props } from './rows.ts';
 import { now } from './stamps.ts';
@@ -43,17 +42,23 @@ export class ResourceKind<T> {
   }
 }
 
+/** The statements that set a Note's, Task's or Comm's ABOUT links. */
+export interface LinkStatements {
+  replace: Statement<'id' | 'record_ids'>;
+  linkable: Statement<'workspace_id' | 'id' | 'ids'>;
+}
+
 /**
  * Makes the owner's ABOUT links equal to `recordIds` (duplicates kept once, in order). Each must be
- * a live record of the workspace: otherwise `not_found` naming `record_ids[<i>]`, the first such
- * in the order given, so nothing links across workspaces.
+ * a record of the workspace, live or already linked to the owner (a record in the trash stays on
+ * what it was on, so a list sent back as read is taken): otherwise `not_found` naming
+ * `record_ids[<i>]`, the first such in the order given, so nothing links across workspaces or
+ * gains a deleted record.
  */
-export async function setLinks(
-  tx: Tx, replace: Statement<'id' | 'record_ids'>, workspaceId: string, ownerId: string, recordIds: readonly string[],
-): Promise<void> {
+export async function setLinks(tx: Tx, links: LinkStatements, workspaceId: string, ownerId: string, recordIds: readonly string[]): Promise<void> {
   const ids = [...new Set(recordIds)];
-  const rows = ids.length === 0 ? [] : await tx.rows(bind(GET_RECORDS, { workspace_id: workspaceId, ids }));
-  const live = new Set(rows.map((row) => String(props(row, 'record')!.id)));
+  const rows = ids.length === 0 ? [] : await tx.rows(bind(links.linkable, { workspace_id: workspaceId, id: ownerId, ids }));
+  const live = new Set(rows.map((row) => String(row.id)));
   const missing = recordIds.findIndex((id) => !live.has(id));
   if (missing >= 0) {
     const id = recordIds[missing]!;
@@ -61,5 +66,5 @@ export async function setLinks(
       param: `record_ids[${missing}]`, resource: 'record', id,
     });
   }
-  await tx.rows(bind(replace, { id: ownerId, record_ids: ids }));
+  await tx.rows(bind(links.replace, { id: ownerId, record_ids: ids }));
 }

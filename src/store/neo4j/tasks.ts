@@ -24,7 +24,7 @@ export function taskMethods(conn: Connection) {
           workspace_id: workspaceId, id, title: input.title, body: input.body, status: input.status, due_at: input.due_at,
           assignee_id: input.assignee_id, completed_at: input.status === 'done' ? at : null, created_by: input.created_by, now: at,
         }));
-        await setLinks(tx, Q.REPLACE_TASK_LINKS, workspaceId, id, input.record_ids);
+        await setLinks(tx, Q.TASK_LINKS, workspaceId, id, input.record_ids);
         return (await TASKS.find(tx, workspaceId, id))!;
       });
     },
@@ -53,7 +53,7 @@ export function taskMethods(conn: Connection) {
           title: patch.title, body: patch.body, status: patch.status, due_at: patch.due_at, assignee_id: patch.assignee_id,
           completed_at: completedAt,
         }), at);
-        if (patch.record_ids !== undefined) await setLinks(tx, Q.REPLACE_TASK_LINKS, workspaceId, taskId, patch.record_ids);
+        if (patch.record_ids !== undefined) await setLinks(tx, Q.TASK_LINKS, workspaceId, taskId, patch.record_ids);
         return (await TASKS.find(tx, workspaceId, taskId))!;
       });
     },

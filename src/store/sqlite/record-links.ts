@@ -12,15 +12,17 @@ export const TASK_LINKS: RecordLinks = { table: 'task_records', owner: 'task_id'
 export const COMM_LINKS: RecordLinks = { table: 'comm_records', owner: 'comm_id' };
 
 /**
- * Makes the owner's links equal to `recordIds` (duplicates kept once). Each must be a live record
- * of the workspace: otherwise `not_found` naming `record_ids[<i>]`, so nothing links across
- * workspaces. The caller provides the transaction.
+ * Makes the owner's links equal to `recordIds` (duplicates kept once). Each must be a record of the
+ * workspace, live or already linked to the owner (a record in the trash stays on what it was on,
+ * so a list sent back as read is taken): otherwise `not_found` naming `record_ids[<i>]`, so
+ * nothing links across workspaces or gains a deleted record. The caller provides the transaction.
  */
 export function setLinks(c: Connection, links: RecordLinks, workspaceId: string, ownerId: string, recordIds: readonly string[]): void {
   const ids = [...new Set(recordIds)];
   const live = new Set(c.all<{ id: string }>(
-    'SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?)) AND workspace_id = ? AND deleted_at IS NULL',
-    JSON.stringify(ids), workspaceId,
+    `SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?)) AND workspace_id = ?
+       AND (deleted_at IS NULL OR id IN (SELECT record_id FROM ${links.table} WHERE ${links.owner} = ?))`,
+    JSON.stringify(ids), workspaceId, ownerId,
   ).map((row) => row.id));
   const missing = recordIds.findIndex((id) => !live.has(id));
   if (missing >= 0) {

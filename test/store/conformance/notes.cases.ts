@@ -90,6 +90,21 @@ export function noteCases(h: Harness): void {
       expect(await h.store.getNote(ws.id, before.id)).toEqual(before);
     });
 
+    it('keeps a deleted record it is already on when its attachments are given again, but attaches no other deleted record', async () => {
+      const ws = await freshWorkspace(h);
+      const [held, live, other] = await deals(h, ws.id, 'Held', 'Live', 'Other');
+      const written = await h.store.createNote(ws.id, note('On three', [held!.id, live!.id]), []);
+      await h.store.softDeleteRecord(ws.id, held!.id);
+      await h.store.softDeleteRecord(ws.id, other!.id);
+      const kept = await h.store.updateNote(ws.id, written.id, { title: 'Again', record_ids: [live!.id, held!.id] }, []);
+      expect(kept.record_ids).toEqual([live!.id, held!.id]);
+      await expectCrmError(h.store.updateNote(ws.id, written.id, { record_ids: [live!.id, held!.id, other!.id] }, []), 'not_found');
+      expect((await h.store.getNote(ws.id, written.id))!.record_ids).toEqual([live!.id, held!.id]);
+      // Once dropped, it is a deleted record like any other.
+      await h.store.updateNote(ws.id, written.id, { record_ids: [live!.id] }, []);
+      await expectCrmError(h.store.updateNote(ws.id, written.id, { record_ids: [live!.id, held!.id] }, []), 'not_found');
+    });
+
     it('soft-deletes a note: gone from get and lists, and no longer changeable', async () => {
       const ws = await freshWorkspace(h);
       const [a] = await deals(h, ws.id, 'A');

@@ -103,6 +103,18 @@ export function taskCases(h: Harness): void {
       expect(await h.store.getTask(ws.id, before.id)).toEqual(changed);
     });
 
+    it('keeps a deleted record it is already on when its links are given again, but links no other deleted record', async () => {
+      const ws = await freshWorkspace(h);
+      const [held, live, other] = await deals(h, ws.id, 'Held', 'Live', 'Other');
+      const written = await h.store.createTask(ws.id, task('On two', { record_ids: [held!.id, live!.id] }), []);
+      await h.store.softDeleteRecord(ws.id, held!.id);
+      await h.store.softDeleteRecord(ws.id, other!.id);
+      const kept = await h.store.updateTask(ws.id, written.id, { status: 'done', record_ids: [held!.id, live!.id] }, []);
+      expect(kept).toMatchObject({ status: 'done', record_ids: [held!.id, live!.id] });
+      await expectCrmError(h.store.updateTask(ws.id, written.id, { record_ids: [other!.id] }, []), 'not_found');
+      expect((await h.store.getTask(ws.id, written.id))!.record_ids).toEqual([held!.id, live!.id]);
+    });
+
     it('soft-deletes a task: gone from get and lists, and no longer changeable', async () => {
       const ws = await freshWorkspace(h);
       const [a] = await deals(h, ws.id, 'A');

@@ -1,6 +1,6 @@
 import { statement } from '../statement.ts';
 import { ABOUT } from './load.ts';
-import { replaceLinks } from './resources.ts';
+import { linkableRecords, replaceLinks } from './resources.ts';
 
 /**
  * Communications, `(:Comm {kind})-[:ABOUT {position}]->(:Record)`: emails, messages, meetings,
@@ -17,7 +17,7 @@ CREATE (t:Comm)
 SET t = $comm
 RETURN t.id AS id`);
 
-export const REPLACE_COMM_LINKS = replaceLinks('Comm');
+export const COMM_LINKS = { replace: replaceLinks('Comm'), linkable: linkableRecords('Comm') };
 
 export const GET_COMM = statement('getComm', ['workspace_id', 'kind', 'id'], `
 MATCH (t:Comm {id: $id, workspace_id: $workspace_id, kind: $kind})

@@ -1,5 +1,5 @@
 import { pagedStatement, statement } from '../statement.ts';
-import { LINKED, replaceLinks, resourceStatements } from './resources.ts';
+import { LINKED, linkableRecords, replaceLinks, resourceStatements } from './resources.ts';
 
 /** Notes and activities, `(:Note)-[:ABOUT {position}]->(:Record)`. */
 
@@ -7,7 +7,7 @@ export const NOTE = `t {.id, .workspace_id, .kind, .title, .body, .format, .crea
 
 export const NOTES = resourceStatements('Note', NOTE);
 
-export const REPLACE_NOTE_LINKS = replaceLinks('Note');
+export const NOTE_LINKS = { replace: replaceLinks('Note'), linkable: linkableRecords('Note') };
 
 export const CREATE_NOTE = statement('createNote', ['workspace_id', 'id', 'kind', 'title', 'body', 'format', 'created_by', 'now'], `
 CREATE (t:Note {id: $id, workspace_id: $workspace_id, kind: $kind, title: $title, body: $body, format: $format,

@@ -40,6 +40,18 @@ RETURN t.id AS id`),
 export const LINKED = 'links: [(t)-[a:ABOUT]->(linked:Record) | {position: a.position, id: linked.id}]';
 
 /** Makes the owner's (note, task, comm) ABOUT edges equal to `$record_ids` (distinct, already checked), positions in order. */
+/**
+ * Of `$ids`, those a Note, Task or Comm may be linked to: records of the workspace, live or already
+ * linked to it (a record in the trash stays on what it was on).
+ */
+export function linkableRecords(label: 'Note' | 'Task' | 'Comm'): Statement<'workspace_id' | 'id' | 'ids'> {
+  return statement(`linkable${label}Records`, ['workspace_id', 'id', 'ids'], `
+MATCH (r:Record)
+WHERE r.id IN $ids AND r.workspace_id = $workspace_id
+  AND (r.deleted_at IS NULL OR EXISTS { MATCH (:${label} {id: $id})-[:ABOUT]->(r) })
+RETURN r.id AS id`);
+}
+
 export function replaceLinks(label: 'Note' | 'Task' | 'Comm'): Statement<'id' | 'record_ids'> {
   return statement(`replace${label}Links`, ['id', 'record_ids'], `
 MATCH (t:${label} {id: $id})

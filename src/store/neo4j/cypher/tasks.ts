@@ -1,5 +1,5 @@
 import { pagedStatement, statement } from '../statement.ts';
-import { LINKED, replaceLinks, resourceStatements } from './resources.ts';
+import { LINKED, linkableRecords, replaceLinks, resourceStatements } from './resources.ts';
 
 /** Tasks, `(:Task)-[:ABOUT {position}]->(:Record)`. `due_at` is an ISO timestamp (UTC) or absent. */
 
@@ -8,7 +8,7 @@ export const TASK = `t {.id, .workspace_id, .title, .body, .status, .due_at, .as
 
 export const TASKS = resourceStatements('Task', TASK);
 
-export const REPLACE_TASK_LINKS = replaceLinks('Task');
+export const TASK_LINKS = { replace: replaceLinks('Task'), linkable: linkableRecords('Task') };
 
 export const CREATE_TASK = statement(
   'createTask',
