@@ -93,6 +93,10 @@ describe.each(STYLES)('the relationship graph over %s', (style: Style) => {
     const cut = await ok('graph.query', { record_id: ann, limit: 2 });
     expect(cut.nodes).toHaveLength(2);
     expect(cut.truncated).toBe(true);
+    // Only commas and blanks filter nothing, as an empty list does: never a filter matching nothing.
+    for (const blank of [{ types: ',' }, { types: ' , ' }, { categories: ',' }, { types: '', categories: ' ,, ' }]) {
+      expect(await ok('graph.query', { record_id: ann, ...blank }), JSON.stringify(blank)).toEqual(all);
+    }
   });
 
   it('neither returns nor walks through a soft-deleted record', async () => {

@@ -13,11 +13,13 @@ export function bounded(param: string, value: number | null | undefined, min: nu
 
 /**
  * A comma-separated list (`"contacts,companies"`), trimmed, each entry one of `allowed` (the
- * nearest allowed name is suggested for a typo). Absent or empty: no filter.
+ * nearest allowed name is suggested for a typo). Absent, empty or only commas and blanks (`","`,
+ * a list joined from empty names): no filter, never one that matches nothing.
  */
 export function commaList(param: string, value: string | null | undefined, allowed: readonly string[]): string[] | undefined {
-  if (value === undefined || value === null || value.trim() === '') return undefined;
+  if (value === undefined || value === null) return undefined;
   const items = [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  if (items.length === 0) return undefined;
   if (items.length > GRAPH_LIMITS.filterMax) {
     throw validationError(param, `${param} may name at most ${GRAPH_LIMITS.filterMax} values`, { rule: 'max_items', max: GRAPH_LIMITS.filterMax });
   }
