@@ -300,6 +300,21 @@ describe.each(STYLES)('lists, views, notes, tasks and the timeline over %s', (st
     expect((await ok('tasks.list', { record_id: gone })).items.map((t: { task_id: string }) => t.task_id)).toEqual([task.task_id]);
   });
 
+  it('refuses a malformed record or assignee id in a listing filter, naming it, rather than answering an empty page', async () => {
+    for (const [tool, params, param] of [
+      ['notes.list', { record_id: 'garbage' }, 'record_id'],
+      ['tasks.list', { record_id: 'rec_short' }, 'record_id'],
+      ['tasks.list', { assignee_id: 'garbage' }, 'assignee_id'],
+      ['tasks.list', { assignee_id: 'rec_01J9ZK3M4N5P6Q7R8S9T0V1W2X' }, 'assignee_id'],
+      ['timeline.list', { record_id: 'usr_01J9ZK3M4N5P6Q7R8S9T0V1W2X' }, 'record_id'],
+    ] as const) {
+      expect(await call(tool, params), `${tool} ${JSON.stringify(params)}`).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param, rule: 'format' } });
+    }
+    // Well-formed ids of nothing are still an empty page.
+    expect(await ok('notes.list', { record_id: 'rec_01J9ZK3M4N5P6Q7R8S9T0V1W2X' })).toMatchObject({ items: [], total: 0 });
+    expect(await ok('tasks.list', { assignee_id: h.ws.member.user_id, record_id: 'rec_01J9ZK3M4N5P6Q7R8S9T0V1W2X' })).toMatchObject({ items: [], total: 0 });
+  });
+
   it('records every mutation on the timeline with provenance and a diff, and serves a change feed with since', async () => {
     await deal('Before the feed');
     const start = await ok('timeline.list', { page_size: 1 });

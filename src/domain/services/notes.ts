@@ -6,7 +6,7 @@ import { CrmError, validationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Note, NoteKind, StoredRecord } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
-import { requireName } from './inputs.ts';
+import { requireIdOf, requireName } from './inputs.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
 import { attachedRecords, keptOrLiveRecords, requireRecords } from './references.ts';
 
@@ -34,7 +34,7 @@ export class NoteService {
   async list(input: { record_id?: string; kind?: NoteKind; page?: number; page_size?: number }) {
     const { page, pageSize } = paging(input.page, input.page_size);
     const { items, total } = await this.store.listNotes(this.ws, {
-      ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.kind ? { kind: input.kind } : {}),
+      ...(input.record_id ? { record_id: requireIdOf('record', input.record_id, 'record_id') } : {}), ...(input.kind ? { kind: input.kind } : {}),
       offset: (page - 1) * pageSize, limit: pageSize,
     });
     return { items: await this.views(items), total, page, page_size: pageSize };

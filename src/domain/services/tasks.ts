@@ -7,7 +7,7 @@ import { dayOrTimestamp } from '../fields.ts';
 import { newId } from '../ids.ts';
 import type { StoredRecord, Task, TaskStatus } from '../types.ts';
 import { created, diffOf, eventFor } from './events.ts';
-import { requireName } from './inputs.ts';
+import { requireIdOf, requireName } from './inputs.ts';
 import { NOTE_BODY_MAX } from './notes.ts';
 import { paging, type RecordService, type RelatedRecordView } from './records.ts';
 import { attachedRecords, keptOrLiveRecords, requireRecords } from './references.ts';
@@ -51,11 +51,11 @@ export class TaskService {
     const { page, pageSize } = paging(input.page, input.page_size);
     const status = input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
     const { items, total } = await this.store.listTasks(this.ws, {
-      ...(input.assignee_id ? { assignee_id: input.assignee_id } : {}),
+      ...(input.assignee_id ? { assignee_id: requireIdOf('user', input.assignee_id, 'assignee_id') } : {}),
       ...(status ? { status } : {}),
       ...(input.due_before ? { due_before: normaliseDue(input.due_before, 'due_before') } : {}),
       ...(input.due_after ? { due_after: normaliseDue(input.due_after, 'due_after', 'start') } : {}),
-      ...(input.record_id ? { record_id: input.record_id } : {}),
+      ...(input.record_id ? { record_id: requireIdOf('record', input.record_id, 'record_id') } : {}),
       offset: (page - 1) * pageSize, limit: pageSize,
     });
     return { items: await this.views(items), total, page, page_size: pageSize };

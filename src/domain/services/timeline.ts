@@ -3,6 +3,7 @@ import type { Actor } from '../actor.ts';
 import { validationError } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import type { TimelineEvent } from '../types.ts';
+import { requireIdOf } from './inputs.ts';
 import { paging } from './records.ts';
 
 export interface EventView extends Omit<TimelineEvent, 'workspace_id'> {
@@ -26,7 +27,7 @@ export class TimelineService {
       }
     }
     const { items, total } = await this.store.listEvents(this.actor.workspace_id, {
-      ...(input.record_id ? { record_id: input.record_id } : {}), ...(input.since ? { since: input.since } : {}),
+      ...(input.record_id ? { record_id: requireIdOf('record', input.record_id, 'record_id') } : {}), ...(input.since ? { since: input.since } : {}),
       ...(input.before ? { before: input.before } : {}), offset: (page - 1) * pageSize, limit: pageSize,
     });
     return {
