@@ -6,7 +6,7 @@ import type { ObjectType } from './types.ts';
 import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
 import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
 import { liveFields, notALiveField } from './fields/record-data.ts';
-import { boundedText, isMultiValued, validateFilterScalar, type FieldShape } from './fields/values.ts';
+import { boundedText, isMultiValued, urlSpellings, validateFilterScalar, type FieldShape } from './fields/values.ts';
 
 /**
  * The public filter language (records.list `filters`, report and view filters) parsed into the
@@ -19,7 +19,8 @@ import { boundedText, isMultiValued, validateFilterScalar, type FieldShape } fro
  *   `created_at`, `updated_at`.
  * - Values go through the field's own validator (options, lower-cased emails, normalised
  *   timestamps, real dates); an option field also takes its retired options, which records may
- *   still hold. Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
+ *   still hold. On a url field eq, ne, in and not_in compare urls as uniqueness does, whatever
+ *   their scheme (none, http, https) and trailing slash: eq is an in of those spellings. Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
  *   contains/starts_with/ends_with take a non-empty text of at most 10,000 characters (on a multi-valued field, contains
  *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty take true (or null)
  *   or false, which negates them (`{is_empty: false}` is is_not_empty); any other value is refused.
@@ -91,7 +92,7 @@ class FilterParser {
     const target = resolveField(this.objectType, name, param, param, this.names);
     if (value === null) return [this.cmp(target, 'is_empty', null)];
     if (Array.isArray(value)) return [this.cmp(target, 'in', this.list(target, value, param))];
-    if (!isPlainObject(value)) return [this.cmp(target, 'eq', this.scalar(target, value, param))];
+    if (!isPlainObject(value)) return [this.equality(target, 'eq', this.scalar(target, value, param))];
     const ops = Object.entries(value);
     if (ops.length === 0) throw validationError(param, `${param} must name at least one operator`, { rule: 'min_items', allowed: operatorsFor(target.shape) });
     return ops.map(([op, operand]) => this.operator(target, op, operand, `${param}.${op}`));
@@ -118,6 +119,9 @@ class FilterParser {
       case 'in':
       case 'not_in':
         return this.cmp(target, op, this.list(target, value, param));
+      case 'eq':
+      case 'ne':
+        return this.equality(target, op, this.scalar(target, value, param));
       case 'contains':
       case 'starts_with':
       case 'ends_with':
@@ -137,7 +141,14 @@ class FilterParser {
     if (value.length === 0 || value.length > MAX_IN_VALUES) {
       throw validationError(param, `${param} must hold 1 to ${MAX_IN_VALUES} values, got ${value.length}`, { rule: value.length === 0 ? 'min_items' : 'max_items' });
     }
-    return dedupe(value.map((item, i) => this.scalar(target, item, `${param}[${i}]`)));
+    const values = value.map((item, i) => this.scalar(target, item, `${param}[${i}]`));
+    return dedupe(target.shape.type === 'url' ? values.flatMap((v) => urlSpellings(String(v))) : values);
+  }
+
+  /** eq / ne; on a url field, in / not_in of the value's spellings (urlSpellings). */
+  private equality(target: Target, op: 'eq' | 'ne', value: string | number | boolean): ComparisonNode {
+    if (target.shape.type !== 'url') return this.cmp(target, op, value);
+    return this.cmp(target, op === 'eq' ? 'in' : 'not_in', urlSpellings(String(value)));
   }
 
   private cmp(target: Target, op: FilterOperator, value: ComparisonNode['value']): ComparisonNode {

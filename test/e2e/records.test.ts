@@ -293,6 +293,21 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict' });
   });
 
+  it('finds a url by any spelling its uniqueness takes as the same value, so find-or-create works', async () => {
+    const stored = `https://Spelled-${style}.io/`;
+    const held = await ok('records.create', { object_type_slug: 'companies', data: { name: `Spelled ${style}`, domain: stored } });
+    const ids = (page: { items: Array<{ record_id: string }> }) => page.items.map((r) => r.record_id);
+    for (const spelling of [`spelled-${style}.io`, `http://spelled-${style}.io`, `HTTPS://SPELLED-${style}.io`, `spelled-${style}.io/`]) {
+      expect(ids(await ok('records.list', { object_type_slug: 'companies', filters: { domain: spelling } })), spelling).toEqual([held.record_id]);
+      expect(ids(await ok('records.list', { object_type_slug: 'companies', filters: { domain: [spelling, 'elsewhere.io'] } })), spelling).toEqual([held.record_id]);
+      const others = await ok('records.list', { object_type_slug: 'companies', filters: { domain: { ne: spelling, is_not_empty: true }, name: `Spelled ${style}` } });
+      expect(others.total, spelling).toBe(0);
+      expect(await call('records.create', { object_type_slug: 'companies', data: { name: 'Again', domain: spelling } }), spelling).toMatchObject({ ok: false, status: 409 });
+    }
+    // A path is part of the url: another page of the site is another value.
+    expect((await ok('records.list', { object_type_slug: 'companies', filters: { domain: `spelled-${style}.io/about` } })).total).toBe(0);
+  });
+
   it('answers the first 1,000 relations of a record with the count of them all', async () => {
     const hub = await ok('records.create', { object_type_slug: 'companies', data: { name: `Hub ${style}` } });
     await h.server.store.createRecords(h.ws.id, Array.from({ length: 1_100 }, (_, i) => ({

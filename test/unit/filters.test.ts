@@ -200,7 +200,17 @@ describe('parseFilter: values go through the field validators', () => {
 
   it('normalises emails and urls for exact comparisons', () => {
     expect(parseFilter(contacts, { email: ' ANN@Acme.COM' })).toEqual(cmp('email', 'eq', 'ann@acme.com'));
-    expect(parse({ website: { ne: 'HTTPS://Acme.com/Jobs' } })).toEqual(cmp('website', 'ne', 'https://acme.com/Jobs'));
+    const jobs = ['acme.com/Jobs', 'acme.com/Jobs/', 'http://acme.com/Jobs', 'http://acme.com/Jobs/', 'https://acme.com/Jobs', 'https://acme.com/Jobs/'];
+    expect(parse({ website: { ne: 'HTTPS://Acme.com/Jobs' } })).toEqual(cmp('website', 'not_in', jobs));
+    // A url is the same value whatever its scheme and trailing slash, as its uniqueness says.
+    expect(parse({ website: 'acme.com/Jobs/' })).toEqual(cmp('website', 'in', jobs));
+    expect(parse({ website: { eq: 'http://acme.com/Jobs' } })).toEqual(cmp('website', 'in', jobs));
+    expect(parse({ website: ['acme.com', 'https://globex.io/'] })).toEqual(cmp('website', 'in', [
+      'acme.com', 'acme.com/', 'http://acme.com', 'http://acme.com/', 'https://acme.com', 'https://acme.com/',
+      'globex.io', 'globex.io/', 'http://globex.io', 'http://globex.io/', 'https://globex.io', 'https://globex.io/',
+    ]));
+    // Partial comparisons stay on the text as stored.
+    expect(parse({ website: { starts_with: 'https://' } })).toEqual(cmp('website', 'starts_with', 'https://'));
   });
 
   it('rejects invalid dates, numbers as strings and bad ids', () => {

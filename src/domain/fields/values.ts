@@ -270,3 +270,14 @@ export function uniqueKey(field: FieldShape, value: StoredValue): string {
   const s = String(value);
   return field.type === 'url' ? s.replace(/^https?:\/\//, '').replace(/\/$/, '') : s;
 }
+
+/**
+ * Every stored url that is the same value as `value` (a stored url) by uniqueKey: without a scheme,
+ * with http:// or https://, each with and without a trailing slash. A filter's eq and in on a url
+ * field match all of them, so "find acme.com, else create it" finds the record whose unique
+ * `https://acme.com/` refuses the create.
+ */
+export function urlSpellings(value: string): string[] {
+  const key = uniqueKey({ type: 'url', config: {} }, value);
+  return ['', 'http://', 'https://'].flatMap((scheme) => [`${scheme}${key}`, `${scheme}${key}/`]);
+}
