@@ -287,10 +287,14 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('records.update', { record_id: root.record_id, data: { parent: leaf.record_id } })).data.parent).toBe(leaf.record_id);
   });
 
-  it('rejects a unique value that another live record holds with conflict', async () => {
-    await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
-    const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `unique-${style}.io` } });
-    expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict' });
+  it('rejects a unique value that another live record holds with conflict, naming that record', async () => {
+    const one = await ok('records.create', { object_type_slug: 'companies', data: { name: 'One', domain: `unique-${style}.io` } });
+    const dup = await call('records.create', { object_type_slug: 'companies', data: { name: 'Two', domain: `https://unique-${style}.io/` } });
+    expect(dup).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'data.domain', field: 'domain', rule: 'unique', record_id: one.record_id } });
+    expect(dup.ok || dup.message).toBe(`Another record already has this domain value (${one.record_id})`);
+    const two = await ok('records.create', { object_type_slug: 'companies', data: { name: 'Two' } });
+    expect(await call('records.update', { record_id: two.record_id, data: { domain: `unique-${style}.io` } }))
+      .toMatchObject({ ok: false, status: 409, details: { field: 'domain', rule: 'unique', record_id: one.record_id } });
   });
 
   it('finds a url by any spelling its uniqueness takes as the same value, so find-or-create works', async () => {
@@ -328,8 +332,8 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     await ok('records.delete', { record_id: gone.record_id });
     const taker = await ok('records.create', { object_type_slug: 'companies', data: { name: 'Taker', domain } });
     const out = await call('records.restore', { record_id: gone.record_id });
-    expect(out).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'record_id', field: 'domain', rule: 'unique' } });
-    expect(out.ok || out.message).toContain(`record ${gone.record_id} cannot be restored: another live record holds its domain value "${domain}"`);
+    expect(out).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'record_id', field: 'domain', rule: 'unique', record_id: taker.record_id } });
+    expect(out.ok || out.message).toContain(`record ${gone.record_id} cannot be restored: another live record (${taker.record_id}) holds its domain value "${domain}"`);
     await ok('records.update', { record_id: taker.record_id, data: { domain: `moved-${style}.io` } });
     expect((await ok('records.restore', { record_id: gone.record_id })).data.domain).toBe(domain);
   });

@@ -146,7 +146,7 @@ export class RecordService {
       const record = await this.store.createRecord(this.ws, {
         id, object_type_slug: type.slug, data: valid.data, uniques: valid.uniques, refs: valid.refs,
         created_by: this.actor.user_id, assignee_id: assignee,
-      }, [this.event('create', id, [], created(valid.data))]);
+      }, [this.event('create', id, [], created(valid.data))]).catch((err: unknown) => this.withHolder(err, type, valid.data, null));
       return view(type, record);
     });
   }
@@ -177,7 +177,7 @@ export class RecordService {
       const updated = await this.store.updateRecord(this.ws, record.id, {
         data: valid.data, uniques: valid.uniques, refs: valid.refs, unchanged_since: record.updated_at,
         ...(assignee === undefined ? {} : { assignee_id: assignee }),
-      }, changes ? [this.event('update', record.id, [], changes)] : []);
+      }, changes ? [this.event('update', record.id, [], changes)] : []).catch((err: unknown) => this.withHolder(err, type, valid.data, record.id));
       return view(type, updated);
     });
   }
@@ -209,10 +209,36 @@ export class RecordService {
       // The store names the field as a write's parameter (data.<field>); a restore sent no data.
       if (!isCrmError(err) || err.code !== 'conflict' || err.details?.rule !== 'unique') throw err;
       const field = String(err.details.field ?? '');
-      throw new CrmError('conflict', `record ${record.id} cannot be restored: another live record holds its ${field} value ${JSON.stringify(record.data[field])}; change or clear that one first`, {
-        param: 'record_id', field, rule: 'unique',
+      const holder = await this.holderOf(type, field, record.data, record.id);
+      throw new CrmError('conflict', `record ${record.id} cannot be restored: another live record${holder ? ` (${holder})` : ''} holds its ${field} value ${JSON.stringify(record.data[field])}; change or clear that one first`, {
+        param: 'record_id', field, rule: 'unique', ...(holder ? { record_id: holder } : {}),
       });
     }
+  }
+
+  /**
+   * A write's unique conflict with the record holding the value named (`details.record_id`), so a
+   * caller can go on to that record (find-or-create, upsert); any other failure as it was.
+   */
+  private async withHolder(err: unknown, type: ObjectType, data: Record<string, unknown>, self: string | null): Promise<never> {
+    if (!isCrmError(err) || err.code !== 'conflict' || err.details?.rule !== 'unique') throw err;
+    const holder = await this.holderOf(type, String(err.details.field ?? ''), data, self);
+    if (!holder) throw err;
+    throw new CrmError('conflict', `${err.message} (${holder})`, { ...err.details, record_id: holder });
+  }
+
+  /**
+   * The live record other than `self` holding the field's value, found as a filter on the value
+   * finds it (a url by any of its spellings, as its claim takes them); null when none is found
+   * (it was deleted or changed since).
+   */
+  private async holderOf(type: ObjectType, field: string, data: Record<string, unknown>, self: string | null): Promise<string | null> {
+    const value = data[field];
+    if (value === undefined || value === null || !type.fields.some((f) => f.slug === field && !f.archived)) return null;
+    const { items } = await this.store.listRecords(this.ws, {
+      object_type_slug: type.slug, filter: parseFilter(type, { [field]: value }), sort: parseSort(type, undefined, undefined), offset: 0, limit: 2,
+    });
+    return items.find((r) => r.id !== self)?.id ?? null;
   }
 
   private async load(recordId: string, param = 'record_id'): Promise<StoredRecord> {
