@@ -72,7 +72,7 @@ export function buildServer(
 
   server.setRequestHandler('tools/list', async (request) => {
     const tools = toolsForScopes(principal.scopes);
-    const offset = decodeCursor(request.params?.cursor);
+    const offset = decodeCursor(request.params?.cursor, tools.length);
     const page = tools.slice(offset, offset + LIST_PAGE_SIZE);
     const next = offset + LIST_PAGE_SIZE < tools.length ? encodeCursor(offset + LIST_PAGE_SIZE) : undefined;
     return { tools: page.map(mcpToolDescriptor), ...(next ? { nextCursor: next } : {}) };
@@ -140,11 +140,16 @@ function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
 }
 
-function decodeCursor(cursor: string | undefined): number {
+/**
+ * The offset a cursor carries, when it is one a tools/list answer could have given for `count`
+ * tools: a whole page in, short of the end. Anything else (an offset past the end or off a page
+ * boundary, made by hand) is -32602, not an empty or shifted page.
+ */
+function decodeCursor(cursor: string | undefined, count: number): number {
   if (!cursor) return 0;
   try {
     const { o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown };
-    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
+    if (typeof o === 'number' && Number.isInteger(o) && o > 0 && o % LIST_PAGE_SIZE === 0 && o < count) return o;
   } catch {
     // fall through
   }

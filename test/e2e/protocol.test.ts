@@ -66,11 +66,15 @@ describe('MCP protocol edges', () => {
     expect(res.body.result.structuredContent.error).toMatchObject({ code: 'validation_error', details: { param: 'page_size' } });
   });
 
-  it('paginates tools/list with a cursor and rejects a forged one', async () => {
+  it('lists every tool on one tools/list page and rejects a forged cursor', async () => {
     const first = await rpc(h, key(), { jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} });
-    expect(first.body.result.tools.length).toBeGreaterThan(0);
-    const bad = await rpc(h, key(), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor: 'not-a-cursor' } });
-    expect(bad.body.error.code).toBe(-32602);
+    expect(first.body.result.tools).toHaveLength(62);
+    expect(first.body.result.nextCursor).toBeUndefined();
+    const forged = (o: unknown) => Buffer.from(JSON.stringify({ o })).toString('base64url');
+    for (const cursor of ['not-a-cursor', forged(5000), forged(60), forged(0), forged(-1), forged(1.5), forged('100')]) {
+      const bad = await rpc(h, key(), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { cursor } });
+      expect(bad.body.error, cursor).toMatchObject({ code: -32602, message: expect.stringContaining('cursor') });
+    }
   });
 
   it('answers initialize for each 2025 revision with that revision', async () => {
