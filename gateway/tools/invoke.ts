@@ -50,7 +50,12 @@ export async function invokeTool(
   const keyed = options.idempotencyKey !== undefined && !tool.annotations.readOnlyHint;
   const idempotencyKey = keyed ? checkIdempotencyKey(options.idempotencyKey!) : undefined;
   // Only a REST body can be null (the bridge refuses `params: null`, MCP `arguments: null`); no body at all is {}.
-  if (params === null) throw new CrmError('validation_error', 'the body must be a JSON object of the tool\'s parameters ({} for none), got null', { param: 'body', rule: 'type' });
+  // A REST body that is an array, a string, a number or a boolean is named as the body too: REST
+  // has no `params` (the bridge's name for them) to point at.
+  if (params === null || (via === 'rest' && (typeof params !== 'object' || Array.isArray(params)) && params !== undefined)) {
+    const got = params === null ? 'null' : Array.isArray(params) ? 'an array' : `a ${typeof params}`;
+    throw new CrmError('validation_error', `the body must be a JSON object of the tool's parameters ({} for none), got ${got}`, { param: 'body', rule: 'type' });
+  }
   guardParams(params, tool.name);
   const parsed = tool.input.safeParse(params ?? {});
   if (!parsed.success) throw zodToCrmError(parsed.error, params, tool.input, tool.name);

@@ -240,11 +240,14 @@ describe('MCP protocol edges', () => {
     expect(await billed()).toBe(start + 4);
   });
 
-  it('refuses null parameters in every call style, and reads no body as none', async () => {
+  it('refuses null parameters in every call style, and a REST body that is no object naming the body, and reads no body as none', async () => {
     const rest = (body?: string) => fetch(`${h.url}/v1/lists/list`, {
       method: 'POST', headers: { Authorization: `Bearer ${key()}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body }),
     }).then(async (r) => ({ status: r.status, body: await r.json() }));
     expect(await rest('null')).toMatchObject({ status: 400, body: { code: 'validation_error', details: { param: 'body', rule: 'type' } } });
+    for (const [body, got] of [['[]', 'an array'], ['5', 'a number'], ['"x"', 'a string'], ['true', 'a boolean']]) {
+      expect(await rest(body), body).toMatchObject({ status: 400, body: { code: 'validation_error', error: expect.stringContaining(`got ${got}`), details: { param: 'body', rule: 'type' } } });
+    }
     expect(await rest()).toMatchObject({ status: 200, body: { items: expect.any(Array) } });
     expect(await callTool(h, 'bridge', key(), 'lists.list', null)).toMatchObject({ ok: false, status: 400, details: { param: 'params' } });
     expect(await callTool(h, 'mcp', key(), 'lists.list', null)).toMatchObject({ ok: false, rpc: -32602 });
