@@ -88,8 +88,13 @@ function renderErrors(deps: GatewayDeps): Middleware<GatewayState> {
       switch (edge) {
         case 'rest':
         case 'ops':
-        case 'graphql':
           ctx.body = shapeA(e);
+          break;
+        case 'graphql':
+          // Refused before the operation ran (the key, the rate limit, the body): shape A, and the
+          // same error as GraphQL answers it, so a GraphQL client reads `errors[0].extensions.code`
+          // whatever stopped the request.
+          ctx.body = { ...shapeA(e), errors: [{ message: e.message, extensions: { code: e.code, ...(e.details ? { details: e.details } : {}) } }] };
           break;
         case 'bridge':
           ctx.body = deps.config.bridgeShape === 'envelope' ? shapeB(e) : shapeA(e);

@@ -643,10 +643,9 @@ describe('request heads and bodies every edge refuses alike', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await send('/graphql', { ...auth, 'Content-Type': type }, query);
       expect([type, res.status]).toEqual([type, 415]);
-      expect(res.body).toEqual({
-        error: `Content-Type must be application/json for a POST to /graphql; got ${JSON.stringify(type)}`, code: 'validation_error',
-        details: { param: 'content-type', rule: 'media_type', allowed: ['application/json', 'application/graphql+json', 'application/graphql'] },
-      });
+      const error = `Content-Type must be application/json for a POST to /graphql; got ${JSON.stringify(type)}`;
+      const details = { param: 'content-type', rule: 'media_type', allowed: ['application/json', 'application/graphql+json', 'application/graphql'] };
+      expect(res.body).toEqual({ error, code: 'validation_error', details, errors: [{ message: error, extensions: { code: 'validation_error', details } }] });
     }
     const bare = await send('/graphql', { ...auth, 'Content-Type': 'application/graphql' }, '{ objectTypes { slug } }');
     expect(bare.status).toBe(200);

@@ -139,6 +139,14 @@ describe.each(BACKENDS)('per-call metering on $backend', ({ env, skip }) => {
       expect(five.status).toBe(200);
       expect(five.headers.get('ratelimit')).toMatch(/r=0;/);
       expect(await companies(ws) - before).toBe(9);
+
+      // With nothing left the request itself is refused before its operation is read: the same
+      // 429 in GraphQL's shape (and in REST's, which the other edges answer).
+      const none = await graphql(key, '{ objectTypes { slug } }');
+      expect(none.status).toBe(429);
+      const refused = await none.json();
+      expect(refused.errors[0]).toMatchObject({ message: expect.any(String), extensions: { code: 'rate_limited', details: { limit: LIMIT } } });
+      expect(refused).toMatchObject({ code: 'rate_limited', error: refused.errors[0].message });
     });
 
     it.skipIf(skip)('counts root fields reached through fragments, and not introspection', async () => {
