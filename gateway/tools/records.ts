@@ -125,7 +125,7 @@ export const recordTools = [
     title: 'Search records',
     description: 'Full-text search across record text (names, emails, domains, descriptions, ...). Every word must match, as a prefix; records holding every word whole come first, then those with less text, ties by id. Example: {"query": "ada love"}. Returns {items, total, page, page_size}.',
     input: z.strictObject({
-      query: z.string().min(1).max(LIMITS.searchQueryMaxLength).describe('Words to find, e.g. "acme"'),
+      query: z.string().min(1).max(LIMITS.searchQueryMaxLength).describe('Words to find, e.g. "acme": runs of letters and digits, each matching the start of a word; punctuation and symbols are separators, and a query of only those is refused.'),
       object_type_slug: objectTypeSlug.optional(),
       page,
       page_size: pageSize,

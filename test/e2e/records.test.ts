@@ -90,6 +90,11 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
 
     const found = await ok('records.search', { query: `acme-${style}` });
     expect(found.items.map((r: { record_id: string }) => r.record_id)).toContain(acme.record_id);
+    // A query with no word to search for is refused, not answered with an empty page.
+    for (const query of ['   ', '"', '*', '()', ' - ', '😀', '?!']) {
+      expect(await call('records.search', { query }), JSON.stringify(query)).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'query', rule: 'required' } });
+    }
+    expect((await ok('records.search', { query: `"acme-${style}"*` })).items.map((r: { record_id: string }) => r.record_id)).toContain(acme.record_id);
 
     const updated = await ok('records.update', { record_id: acme.record_id, data: { employee_count: 150, industry: null } });
     expect(updated.data).toEqual({ name: `Acme ${style}`, domain: `acme-${style}.com`, employee_count: 150 });

@@ -56,6 +56,9 @@ export interface SearchInput {
  * Records: validation against field definitions, references, the Member rule (write only what is
  * assigned to you; what you create is assigned to you), soft delete and restore.
  */
+/** A letter or a digit: what a search word is made of (both stores' tokenizers split on the rest). */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+
 export class RecordService {
   constructor(
     private readonly store: Store,
@@ -80,7 +83,11 @@ export class RecordService {
 
   async search(input: SearchInput): Promise<RecordPage> {
     const text = input.query.trim();
-    if (!text) throw validationError('query', 'query must contain at least one word', { rule: 'required' });
+    // Search reads words (runs of letters and digits); punctuation and symbols, emoji among them,
+    // are separators, so a query of only those would search for nothing and answer an empty page.
+    if (!SEARCHABLE.test(text)) {
+      throw validationError('query', 'query must contain at least one word (letters or digits); punctuation and symbols such as emoji are not searched', { rule: 'required' });
+    }
     if (longerThan(text, LIMITS.searchQueryMaxLength)) {
       throw validationError('query', `query must be at most ${LIMITS.searchQueryMaxLength} characters`, { rule: 'max_length' });
     }
