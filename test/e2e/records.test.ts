@@ -269,6 +269,21 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
       .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
   });
 
+  it('archives a field only once no saved view of the type filters, sorts or shows it', async () => {
+    const slug = `jars_${style}`;
+    await ok('objects.create', { slug, name: 'Jars', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'size', name: 'Size', type: 'number' }] });
+    const filtering = await ok('views.create', { name: 'Big jars', object_type_slug: slug, filters: { $or: [{ name: 'x' }, { size: { gte: 10 } }] } });
+    const sorting = await ok('views.create', { name: 'By size', object_type_slug: slug, sorts: [{ field: 'size', ascending: false }] });
+    const showing = await ok('views.create', { name: 'Columns', object_type_slug: slug, visible_fields: ['name', 'size'] });
+    await ok('views.create', { name: 'Names', object_type_slug: slug, filters: { name: { is_not_empty: true } }, visible_fields: ['name'] });
+    const refused = await call('objects.update_field', { slug, field_slug: 'size', archived: true });
+    expect(refused).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'in_use', views: [filtering.view_id, sorting.view_id, showing.view_id].sort() } });
+    expect(refused.ok || refused.message).toContain('"Big jars"');
+    for (const view of [filtering, sorting]) await ok('views.delete', { view_id: view.view_id });
+    await ok('views.update', { view_id: showing.view_id, visible_fields: ['name'] });
+    expect((await ok('objects.update_field', { slug, field_slug: 'size', archived: true })).fields.find((f: { slug: string }) => f.slug === 'size').archived).toBe(true);
+  });
+
   it("deletes an object type only once no live list's entry field targets it", async () => {
     const target = `trays_${style}`;
     await ok('objects.create', { slug: target, name: 'Trays', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });

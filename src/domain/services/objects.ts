@@ -3,7 +3,7 @@ import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { validateFieldPatch, validateNewField, validateNewObjectType, validateObjectTypePatch } from '../fields.ts';
 import { nearest } from '../suggest.ts';
-import type { FieldChange, ObjectType } from '../types.ts';
+import type { FieldChange, ObjectType, SavedView } from '../types.ts';
 import { newId } from '../ids.ts';
 import { created, diffOf, eventFor } from './events.ts';
 
@@ -109,6 +109,20 @@ export class ObjectService {
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
   }
 
+  /**
+   * Saved views of the type name its fields in their filters, sorts and visible fields, all checked
+   * against the live fields when saved: archived under them, a view's filters could no longer be
+   * run with records.list, nor its parts be saved again. The views go first (409 `in_use`).
+   */
+  private async assertNoViewUses(slug: string, fieldSlug: string): Promise<void> {
+    const views = (await this.store.listViews(this.ws, { object_type_slug: slug }))
+      .filter((v) => v.list_id === null && viewUses(v, fieldSlug));
+    if (views.length === 0) return;
+    throw new CrmError('conflict', `${slug}.${fieldSlug} is used by the filters, sorts or visible fields of the view(s) ${views.map((v) => `"${v.name}" (${v.id})`).join(', ')}; change or delete them first`, {
+      param: 'archived', rule: 'in_use', views: views.map((v) => v.id),
+    });
+  }
+
   async addField(slug: string, field: NewField): Promise<ObjectType> {
     const type = await this.get(slug);
     const slugs = (await this.list()).map((t) => t.slug);
@@ -133,6 +147,7 @@ export class ObjectService {
     }
     // Named as objects.update_field and GraphQL's patch take them: `name`, `options`, `max`.
     const valid = validateFieldPatch(field, patch, '');
+    if (valid.archived === true && !field.archived) await this.assertNoViewUses(slug, fieldSlug);
     if (valid.archived === false && field.archived && field.type === 'record_reference' && !(await this.find(field.config.target!))) {
       throw new CrmError('conflict', `${slug}.${fieldSlug} cannot be taken out of the archive: the object type "${field.config.target}" it references was deleted`, {
         param: 'archived', rule: 'target_deleted', target: field.config.target,
@@ -158,4 +173,14 @@ function pick<T extends object>(value: T, keys: readonly string[]): Record<strin
 /** Field changes keyed `<field>.<setting>`, so one object type's timeline reads unambiguously. */
 function prefixed(fieldSlug: string, changes: Record<string, FieldChange>): Record<string, FieldChange> {
   return Object.fromEntries(Object.entries(changes).map(([k, v]) => [`${fieldSlug}.${k}`, v]));
+}
+
+/** Whether a saved view names the field: in its filters (at any depth of $and/$or), sorts or visible fields. */
+function viewUses(view: SavedView, field: string): boolean {
+  const inFilter = (node: unknown): boolean => {
+    if (node === null || typeof node !== 'object') return false;
+    if (Array.isArray(node)) return node.some(inFilter);
+    return Object.entries(node).some(([key, value]) => (key === '$and' || key === '$or' ? inFilter(value) : key === field));
+  };
+  return inFilter(view.filters) || view.sorts.some((s) => s.field === field) || view.visible_fields.includes(field);
 }
