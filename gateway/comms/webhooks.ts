@@ -43,13 +43,15 @@ export async function dispatchEvents(store: Store, opts: WebhookOptions): Promis
   for (const hook of await store.listCommsEverywhere('integration', 'connected', 'webhook')) {
     const data = hook.data as { cursor: string; config: { events: string[] } };
     const events = (await store.eventsAfter(hook.workspace_id, data.cursor, BATCH));
-    if (events.length === BATCH) behind = true;
     const ready: TimelineEvent[] = [];
     for (const e of events) {
       if (Date.parse(e.at) > settled) break;
       ready.push(e);
     }
     if (ready.length === 0) continue;
+    // A whole batch taken: more may wait. Not when some were too young to take, which the next
+    // rounds would only read again until they settle.
+    if (ready.length === BATCH) behind = true;
     const wanted = new Set(data.config.events);
     const deliveries: NewComm[] = ready.filter((e) => wanted.has('*') || wanted.has(nameOf(e))).map((e) => {
       const id = newMonotonicId('delivery');
