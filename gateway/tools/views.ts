@@ -33,7 +33,10 @@ export const viewTools = [
     scope: 'views',
     title: 'List saved views',
     description: 'Lists saved views, optionally of one object type or one list. Example: {"object_type_slug": "deals"}.',
-    input: z.strictObject({ object_type_slug: slug('Only views of this object type').optional(), list_id: listId.optional() }),
+    input: z.strictObject({
+      object_type_slug: slug('Only views of this object type: its own and those of its lists (list_id set on them).').optional(),
+      list_id: listId.optional().describe('Only views of this list.'),
+    }),
     output: z.object({ items: z.array(viewOutput), total: z.number().int() }),
     annotations: READ_ONLY,
     operation: {
