@@ -1,17 +1,27 @@
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { CrmError } from '../domain/errors.ts';
+import { CrmError, notFound } from '../domain/errors.ts';
 import { DUMP_ORDER, type DumpRow } from '../domain/store/port-dump.ts';
 import type { Store } from '../domain/store/port.ts';
 
-/** First line of an export file. */
+/**
+ * First line of an export file. Version 2 ends with an ExportTrailer; version 1 (older exports,
+ * still read) has none, so a version 1 file cut short cannot be told from a whole one.
+ */
 export interface ExportHeader {
   format: 'crm-export';
-  version: 1;
+  version: 1 | 2;
   workspace_id: string;
+}
+
+/** Last line of a version 2 export: how many rows it holds, so a file cut short is refused. */
+export interface ExportTrailer {
+  end: 'crm-export';
+  rows: number;
 }
 
 /** JSON with object keys sorted at every depth, so equal data gives byte-equal files across stores. */
@@ -22,9 +32,13 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** Writes a workspace as JSON lines: a header, then one row per line in dump order. */
+/**
+ * Writes a workspace as JSON lines: a header, one row per line in dump order, then the trailer
+ * with the row count. An unknown workspace is `not_found` before anything is written.
+ */
 export async function exportWorkspace(store: Store, workspaceId: string, out: Writable): Promise<number> {
-  const header: ExportHeader = { format: 'crm-export', version: 1, workspace_id: workspaceId };
+  if (!(await store.getWorkspace(workspaceId))) throw notFound('workspace', workspaceId);
+  const header: ExportHeader = { format: 'crm-export', version: 2, workspace_id: workspaceId };
   let count = 0;
   const write = async (line: string) => {
     if (!out.write(`${line}\n`)) await once(out, 'drain');
@@ -34,13 +48,21 @@ export async function exportWorkspace(store: Store, workspaceId: string, out: Wr
     await write(canonicalJson(row));
     count++;
   }
+  const trailer: ExportTrailer = { end: 'crm-export', rows: count };
+  await write(canonicalJson(trailer));
   return count;
 }
 
-/** Reads an export file back, checking the header and that rows come in dump order. */
+/**
+ * Reads an export file back, checking the header, that rows come in dump order and, for version 2,
+ * that the trailer closes the file with the count of its rows: a file cut short (a killed export, a
+ * partial copy) is refused at its end, so the load that consumed the rows is undone.
+ */
 export async function* readExport(input: Readable): AsyncGenerator<DumpRow> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let header: ExportHeader | null = null;
+  let trailer: ExportTrailer | null = null;
+  let rows = 0;
   let rank = 0;
   let lineNo = 0;
   for await (const line of lines) {
@@ -54,10 +76,18 @@ export async function* readExport(input: Readable): AsyncGenerator<DumpRow> {
     }
     if (!header) {
       const h = parsed as Partial<ExportHeader>;
-      if (h.format !== 'crm-export' || h.version !== 1 || typeof h.workspace_id !== 'string') {
-        throw new CrmError('validation_error', 'not a crm export: the first line must be {"format":"crm-export","version":1,...}', { param: 'file', line: lineNo });
+      if (h.format !== 'crm-export' || (h.version !== 1 && h.version !== 2) || typeof h.workspace_id !== 'string') {
+        throw new CrmError('validation_error', 'not a crm export: the first line must be {"format":"crm-export","version":2,...}', { param: 'file', line: lineNo });
       }
       header = h as ExportHeader;
+      continue;
+    }
+    if (trailer) throw new CrmError('validation_error', `line ${lineNo}: the export ended at line ${lineNo - 1}; nothing may follow its last line`, { param: 'file', line: lineNo });
+    if (header.version === 2 && (parsed as Partial<ExportTrailer>)?.end === 'crm-export') {
+      trailer = parsed as ExportTrailer;
+      if (trailer.rows !== rows) {
+        throw new CrmError('validation_error', `line ${lineNo}: the export says it holds ${JSON.stringify(trailer.rows)} rows, but ${rows} came before it; export it again`, { param: 'file', line: lineNo, rule: 'incomplete' });
+      }
       continue;
     }
     const row = parsed as DumpRow;
@@ -67,19 +97,37 @@ export async function* readExport(input: Readable): AsyncGenerator<DumpRow> {
     }
     if (at < rank) throw new CrmError('validation_error', `line ${lineNo}: ${row.kind} rows must come before ${DUMP_ORDER[rank]} rows`, { param: 'file', line: lineNo });
     rank = at;
+    rows++;
     yield row;
   }
   if (!header) throw new CrmError('validation_error', 'the export is empty', { param: 'file' });
+  if (header.version === 2 && !trailer) {
+    throw new CrmError('validation_error', `the export ends after ${rows} rows without its last line {"end":"crm-export","rows":…}: it was cut short (a killed export, a partial copy); export it again`, {
+      param: 'file', line: lineNo, rule: 'incomplete',
+    });
+  }
 }
 
+/**
+ * Exports to a file (stdout without one). The file is written beside its path under another name
+ * and renamed into place once whole, so a failed export (an unknown workspace, a full disk, a
+ * killed process) leaves whatever was at the path, an earlier backup say, as it was.
+ */
 export async function exportToFile(store: Store, workspaceId: string, path: string | null): Promise<number> {
-  const out = path ? createWriteStream(path) : process.stdout;
-  const count = await exportWorkspace(store, workspaceId, out);
-  if (path) {
-    (out as ReturnType<typeof createWriteStream>).end();
+  if (!path) return exportWorkspace(store, workspaceId, process.stdout);
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  const out = createWriteStream(partial);
+  try {
+    const count = await exportWorkspace(store, workspaceId, out);
+    out.end();
     await once(out, 'finish');
+    await rename(partial, path);
+    return count;
+  } catch (error) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
   }
-  return count;
 }
 
 export async function importFromFile(store: Store, path: string | null): Promise<{ rows: number }> {

@@ -25,7 +25,8 @@ export async function openExportReader(dataDir: string): Promise<ExportReader> {
       // Usage counters meter every call, refused ones too (billing counts attempts), so they are
       // a part of an export a refused call is expected to change.
       // A key's last use is recorded once a minute, also on refused calls: blanked for the same reason.
-      return chunks.join('').split('\n').filter((line) => !line.startsWith('{"kind":"usage"'))
+      // The trailer counts the rows, usage counters among them: left out with them.
+      return chunks.join('').split('\n').filter((line) => !line.startsWith('{"kind":"usage"') && !line.startsWith('{"end":"crm-export"'))
         .map((line) => (line.startsWith('{"kind":"api_key"') ? line.replace(/"last_used_at":"[^"]*"/, '"last_used_at":null') : line)).join('\n');
     },
     close: () => store.close(),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,9 @@ describe('crm export / crm import', () => {
     await exportToFile(b, workspaceId, fileB);
     expect(readFileSync(fileB, 'utf8')).toBe(readFileSync(fileA, 'utf8'));
 
-    const kinds = new Set(readFileSync(fileA, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l).kind));
+    const lines = readFileSync(fileA, 'utf8').trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ end: 'crm-export', rows: exported });
+    const kinds = new Set(lines.slice(1, -1).map((l) => JSON.parse(l).kind));
     expect([...kinds].sort()).toEqual([
       'api_key', 'classification', 'entry', 'event', 'link', 'list', 'note', 'object_type', 'record', 'relation', 'report', 'task', 'user', 'view',
       'workspace',
@@ -138,8 +140,46 @@ describe('crm export / crm import', () => {
       details: expect.objectContaining({ row: line - 1, kind: 'record', field: 'row.deleted_at' }),
     });
     expect(await f.listWorkspaces()).toEqual([]);
-    expect((await importFromFile(f, good)).rows).toBe(lines.length - 1);
+    // Every line but the header and the trailer is a row.
+    expect((await importFromFile(f, good)).rows).toBe(lines.length - 2);
     await f.close();
+  });
+
+  it('refuses an export cut short or with rows after its end, and writes nothing', async () => {
+    const m = await open('m');
+    const { workspaceId } = await populate(m);
+    const whole = join(dir, 'm.jsonl');
+    const rows = await exportToFile(m, workspaceId, whole);
+    await m.close();
+    const lines = readFileSync(whole, 'utf8').trim().split('\n');
+    const n = await open('n');
+    const variant = async (name: string, text: string) => {
+      const file = join(dir, `m-${name}.jsonl`);
+      writeFileSync(file, text);
+      return importFromFile(n, file);
+    };
+    // Cut at a line boundary, as a killed export leaves it: every line is whole JSON.
+    await expect(variant('cut', `${lines.slice(0, 40).join('\n')}\n`)).rejects.toMatchObject({
+      code: 'validation_error', message: expect.stringContaining('cut short'), details: { param: 'file', rule: 'incomplete' },
+    });
+    const short = [...lines.slice(0, 30), JSON.stringify({ end: 'crm-export', rows })];
+    await expect(variant('short', `${short.join('\n')}\n`)).rejects.toMatchObject({ code: 'validation_error', details: { param: 'file', line: 31, rule: 'incomplete' } });
+    await expect(variant('after', `${[...lines, lines[1]].join('\n')}\n`)).rejects.toMatchObject({ code: 'validation_error', details: { param: 'file', line: lines.length + 1 } });
+    expect(await n.listWorkspaces()).toEqual([]);
+    // An export of the first version has no trailer and is still read.
+    const v1 = [lines[0]!.replace('"version":2', '"version":1'), ...lines.slice(1, -1)];
+    expect((await variant('v1', `${v1.join('\n')}\n`)).rows).toBe(rows);
+    await n.close();
+  });
+
+  it('leaves the file at --out as it was when an export fails', async () => {
+    const o = await open('o');
+    const file = join(dir, 'o.jsonl');
+    writeFileSync(file, 'an earlier backup\n');
+    await expect(exportToFile(o, 'ws_01J9ZK3M4N5P6Q7R8S9T0V1W2X', file)).rejects.toMatchObject({ code: 'not_found', details: { resource: 'workspace' } });
+    expect(readFileSync(file, 'utf8')).toBe('an earlier backup\n');
+    expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
+    await o.close();
   });
 
   it('streams a large workspace through a file and back, byte for byte', async () => {
