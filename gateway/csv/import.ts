@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { Actor } from '../../src/domain/actor.ts';
 import { CrmError, notFound, validationError } from '../../src/domain/errors.ts';
@@ -90,11 +90,36 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   };
 
   const input = createReadStream(opts.file);
-  const parser = input.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
+  // A malformed row is skipped by the parser and reported here (not thrown): thrown, it took with it
+  // the rows the parser had read ahead of this loop, good rows the message said were imported.
+  // The import stops at it all the same: the rows before it are imported, none after it.
+  const parser = input.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_error: true }));
+  // The first malformed row, and how many records (the header among them) the parser read before it.
+  const skipped: { first: (CsvSyntax & { before: number }) | null } = { first: null };
+  parser.on('skip', (err: unknown) => {
+    const syntax = csvSyntaxError(err);
+    if (syntax) skipped.first ??= { ...syntax, before: parser.info.records };
+  });
   // pipe() forwards no errors: a read failure would go unheard and end the process.
   input.once('error', (err) => parser.destroy(err));
+  let read = 0;
+  const malformed = async (syntax: CsvSyntax): Promise<never> => {
+    // A malformed file is the caller's to fix, told as a validation error naming the line (not
+    // csv-parse's error and stack). The whole rows before it stand, as they would have in batches.
+    await flush();
+    if (rejects) await closeRejects(rejects);
+    throw validationError('file', `${opts.file} is not valid CSV: ${syntax.message}; the ${state.imported} good rows before it were imported, none after it`, {
+      rule: 'csv', csv_error: syntax.code, line: syntax.line,
+    });
+  };
   try {
     for await (const { record, info } of parser as AsyncIterable<ParsedRow>) {
+      // Rows the parser read past the malformed one: not imported.
+      read++;
+      if (skipped.first && read > skipped.first.before) {
+        input.destroy();
+        break;
+      }
       if (!header) {
         header = record;
         map = mapColumns(header, type, explicit);
@@ -112,16 +137,11 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
       progress?.update(state);
     }
   } catch (err) {
-    // A malformed file is the caller's to fix, told as a validation error naming the line (not
-    // csv-parse's error and stack). The whole rows before it stand, as they would have in batches.
     const syntax = csvSyntaxError(err);
     if (!syntax) throw err;
-    await flush();
-    if (rejects) await closeRejects(rejects);
-    throw validationError('file', `${opts.file} is not valid CSV: ${syntax.message}; the ${state.imported} good rows before it were imported, none after it`, {
-      rule: 'csv', csv_error: syntax.code, line: syntax.line,
-    });
+    await malformed(syntax);
   }
+  if (skipped.first) await malformed(skipped.first);
   if (!header) throw validationError('file', `${opts.file} is empty: the first line must name the columns`, { rule: 'required' });
   await flush();
   progress?.done(state);
@@ -131,11 +151,20 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
 
 type ParsedRow = { record: string[]; info: { bytes: number; records: number; empty_lines: number } };
 
-/** csv-parse's error for a malformed file (a quote never closed, text after a closing quote), else undefined. */
-function csvSyntaxError(err: unknown): { code: string; message: string; line: unknown } | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('CSV_')) return undefined;
-  return { code, message: (err as Error).message.replace(/\.$/, ''), line: (err as { lines?: unknown }).lines ?? null };
+/**
+ * csv-parse's error for a malformed file (a quote never closed, text after a closing quote, a
+ * quote opening inside an unquoted cell), else undefined. Its codes do not all start with CSV_
+ * (INVALID_OPENING_QUOTE), so the class tells.
+ */
+interface CsvSyntax {
+  code: string;
+  message: string;
+  line: unknown;
+}
+
+function csvSyntaxError(err: unknown): CsvSyntax | undefined {
+  if (!(err instanceof CsvError)) return undefined;
+  return { code: err.code, message: err.message.replace(/\.$/, ''), line: (err as { lines?: unknown }).lines ?? null };
 }
 
 async function validateRow(store: Store, ws: string, type: ObjectType, actor: Actor, map: ColumnMap, header: string[], cells: string[], row: number): Promise<Pending | string> {

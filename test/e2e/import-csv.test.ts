@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.ts';
 import { addUser, createWorkspace } from '../../src/domain/services/settings.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -134,6 +135,26 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     expect(refusal.error).toContain('the 1 good rows before it were imported, none after it');
     expect((failed as { stderr: string }).stderr).not.toMatch(/at .*\.js:\d+/);
   });
+
+  it('imports every good row before a malformed line, however far the parser read ahead, and none after it', async () => {
+    const slug = 'csv_quotes';
+    await store.createObjectType(ws, { id: newId('objectType'), slug, name: 'Quotes', icon: null, color: null, description: null, standard: false,
+      fields: [{ slug: 'name', name: 'Name', type: 'text', required: true, unique: false, description: null, config: {} }, { slug: 'title', name: 'Title', type: 'text', required: false, unique: false, description: null, config: {} }] }, []);
+    const good = Array.from({ length: 20_000 }, (_, i) => `Person ${i},Eng`);
+    const count = async (prefix: string) => (await store.listRecords(ws, {
+      object_type_slug: slug, filter: { kind: 'cmp', field: 'name', system: false, op: 'starts_with', value: prefix, valueKind: 'text', multi: false },
+      sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 1,
+    })).total;
+    for (const [tag, line, code] of [['open', 'Bad "nick" Guy,Eng', 'INVALID_OPENING_QUOTE'], ['close', '"Bad" Guy,Eng', 'CSV_INVALID_CLOSING_QUOTE']] as const) {
+      const file = join(dir, `quotes-${tag}.csv`);
+      writeFileSync(file, `Name,Title\n${good.map((g) => `${tag} ${g}`).join('\n')}\n${line}\n${tag} After,Eng\n`);
+      const error = await importCsv(store, { workspaceId: ws, objectSlug: slug, file }).catch((e: unknown) => e);
+      expect(error, tag).toMatchObject({ code: 'validation_error', details: { param: 'file', rule: 'csv', csv_error: code, line: 20_002 } });
+      expect((error as Error).message).toContain('the 20000 good rows before it were imported, none after it');
+      expect(await count(`${tag} Person`), tag).toBe(20_000);
+      expect(await count(`${tag} After`), tag).toBe(0);
+    }
+  }, 60_000);
 
   it('rejects a row whose bytes are not UTF-8 rather than store it damaged, and imports the rest', async () => {
     const file = join(dir, 'latin1.csv');
