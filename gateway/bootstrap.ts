@@ -1,4 +1,4 @@
-import { addUser, createKey, createWorkspace } from '../src/domain/services/settings.ts';
+import { addUser, createKey, createWorkspace, userEmail } from '../src/domain/services/settings.ts';
 import type { Store } from '../src/domain/store/port.ts';
 
 export interface Bootstrapped {
@@ -17,6 +17,9 @@ export const PLACEHOLDER_OWNER_EMAIL = 'owner@example.com';
  */
 export async function bootstrapIfEmpty(store: Store, prefix: string, ownerEmail = PLACEHOLDER_OWNER_EMAIL): Promise<Bootstrapped | null> {
   if ((await store.listWorkspaces()).length > 0) return null;
+  // Checked before anything is written: a workspace made first would be left without its Owner,
+  // and the next start, finding data, would only offer commands that need one.
+  userEmail(ownerEmail, 'owner-email');
   const ws = await createWorkspace(store, { name: 'My workspace', plan: 'developer', trialDays: null });
   const owner = await addUser(store, { workspace_id: ws.id, email: ownerEmail, name: 'Owner', role: 'owner' });
   const { key } = await createKey(store, { workspace_id: ws.id, user_id: owner.id, name: 'first key', scopes: [], prefix });

@@ -247,8 +247,20 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Whether the command line is `serve` (options may come before it: `crm --owner-email a@b.co
+ * serve`), whose server keeps the process alive after main returns: the caller must not exit then.
+ */
+export function startsServer(argv: string[]): boolean {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false }).positionals[0] === 'serve';
+  } catch {
+    return false;
+  }
+}
+
 const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isEntry) {
   const code = await main(process.argv.slice(2));
-  if (!process.argv.slice(2).includes('serve') || code !== 0) process.exit(code);
+  if (!startsServer(process.argv.slice(2)) || code !== 0) process.exit(code);
 }

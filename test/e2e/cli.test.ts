@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 import { callTool, STYLES, type Harness } from './harness.ts';
 
 const run = promisify(execFile);
@@ -65,7 +66,8 @@ describe('the crm command line', { timeout: 90_000 }, () => {
 
   it('serve on an empty data directory creates a workspace and prints a working key, and stops on SIGTERM', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'crm-serve-'));
-    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' } });
+    // An option before the command: the server must keep running all the same.
+    const child = spawn(process.execPath, [bin, '--owner-email', 'boss@example.com', 'serve'], { env: { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' } });
     try {
       let out = '';
       const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
@@ -88,6 +90,21 @@ describe('the crm command line', { timeout: 90_000 }, () => {
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a first start with an --owner-email that is no email before it writes anything', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'crm-serve-'));
+    try {
+      const freshEnv = { ...process.env, DATA_DIR: fresh, PORT: '0', LOG_LEVEL: 'silent' };
+      const failed = await run(process.execPath, [bin, 'serve', '--owner-email', 'notanemail'], { env: freshEnv }).catch((e: { code: number; stderr: string }) => e);
+      expect((failed as { code: number }).code).toBe(1);
+      expect((failed as { stderr: string }).stderr).toContain('owner-email "notanemail" is not an email address');
+      const store = createSqliteStore({ path: join(fresh, 'crm.sqlite') });
+      await store.init();
+      expect(await store.listWorkspaces().finally(() => store.close())).toEqual([]);
+    } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
   });

@@ -56,9 +56,15 @@ export function parseScopes(values: readonly string[]): Scope[] {
 
 export async function addUser(store: Store, input: { workspace_id: string; email: string; name?: string | null; role: Role }): Promise<User> {
   await requireWorkspace(store, input.workspace_id);
-  const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw validationError('email', `email ${JSON.stringify(input.email)} is not an email address`, { rule: 'format' });
+  const email = userEmail(input.email);
   return store.createUser({ workspace_id: input.workspace_id, email, name: input.name ?? null, role: input.role });
+}
+
+/** A member's email as stored: trimmed and lower-cased; `validation_error` on `param` when it is not one. */
+export function userEmail(given: string, param = 'email'): string {
+  const email = given.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw validationError(param, `${param} ${JSON.stringify(given)} is not an email address`, { rule: 'format' });
+  return email;
 }
 
 /** The users of a workspace (`not_found` for an unknown workspace, so a wrong store is noticed). */
