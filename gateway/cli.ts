@@ -33,6 +33,9 @@ Configuration comes from the environment, as for the server (DATA_DIR, STORE, NE
 Exit codes: 0 done; 1 refused or failed (one line "crm: <code>: <message>" on stderr, or a JSON
 object there with --json), e.g. a file that cannot be read or written; 2 a usage or configuration error.`;
 
+/** About a hundred years: a trial end past it is no date JavaScript or the stores can hold. */
+const MAX_TRIAL_DAYS = 36_500;
+
 const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -131,8 +134,10 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       return { json: result, text: `demo data in workspace ${result.workspace_id}: ${made}\nkey (shown once):\n${result.key}` };
     }
     case 'workspace create': {
-      const days = v['trial-days'] === undefined ? undefined : Number(v['trial-days']);
-      if (days !== undefined && (!Number.isFinite(days) || days < 0)) throw new UsageError('--trial-days must be a number of days');
+      const days = v['trial-days'] === undefined ? undefined : v['trial-days'].trim() === '' ? Number.NaN : Number(v['trial-days']);
+      if (days !== undefined && (!Number.isInteger(days) || days < 0 || days > MAX_TRIAL_DAYS)) {
+        throw new UsageError(`--trial-days must be a whole number of days from 0 to ${MAX_TRIAL_DAYS}`);
+      }
       const ws = await createWorkspace(store, { name: need(v, 'name'), plan: v.plan ?? null, trialDays: days });
       return { json: { workspace_id: ws.id, name: ws.name, plan: ws.plan, trial_ends_at: ws.trial_ends_at }, text: `workspace ${ws.id} created (trial ends ${ws.trial_ends_at ?? 'never'})` };
     }

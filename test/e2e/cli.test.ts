@@ -168,6 +168,16 @@ describe('the crm command line', { timeout: 90_000 }, () => {
     const bad = await crm('user', 'add', '--workspace', 'ws_x', '--email', 'a@b.co', '--role', 'admn', '--json');
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr)).toMatchObject({ code: 'validation_error', details: { param: 'role', suggestion: 'admin' } });
+    // A trial length JavaScript cannot date, or none at all, is a usage error, not a stack trace or a lapsed trial.
+    for (const days of ['100000000', '', '1.5', '-1']) {
+      const out = await crm('workspace', 'create', '--name', 'Trial', `--trial-days=${days}`, '--json');
+      expect([days, out.code]).toEqual([days, 2]);
+      expect(out.stderr).toContain('--trial-days must be a whole number of days');
+    }
+    // A plan is read as billing set reads it: blank is none, control characters are refused.
+    expect(await json('workspace', 'create', '--name', 'Blank plan', '--plan', ' ', '--trial-days', '0')).toMatchObject({ plan: null });
+    const controlled = await crm('workspace', 'create', '--name', 'Odd plan', '--plan', 'a\u0001b', '--json');
+    expect([controlled.code, JSON.parse(controlled.stderr)]).toEqual([1, expect.objectContaining({ code: 'validation_error', details: expect.objectContaining({ param: 'plan' }) })]);
   });
 
   it('rejects a bad configuration value with a message naming the variable', async () => {

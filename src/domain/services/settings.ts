@@ -21,7 +21,7 @@ export async function createWorkspace(
   if (!name) throw validationError('name', 'a workspace needs a name', { rule: 'required' });
   const days = input.trialDays === undefined ? DEFAULT_TRIAL_DAYS : input.trialDays;
   const trial_ends_at = days === null ? null : new Date(Date.now() + days * 86_400_000).toISOString();
-  return store.createWorkspace({ name, plan: input.plan ?? null, trial_ends_at, objectTypes: [...STANDARD_OBJECT_TYPES] });
+  return store.createWorkspace({ name, plan: planName(input.plan ?? null), trial_ends_at, objectTypes: [...STANDARD_OBJECT_TYPES] });
 }
 
 export async function requireWorkspace(store: Store, id: string): Promise<Workspace> {
