@@ -33,10 +33,17 @@ function planSection(data: Settings, reload: () => void): HTMLElement {
   const trial = h('input', { name: 'trial_ends_at', type: 'date', value: ws.trial_ends_at?.slice(0, 10) ?? '' });
   const save = (e: Event) => {
     e.preventDefault();
+    // Only what was changed is sent: the date input holds the day of the trial end alone, and sent
+    // back as it was it moved a trial ending at 18:30 to midnight.
+    const changes: { p?: string; t?: string } = {};
+    if (plan.value.trim() !== (ws.plan ?? '')) changes.p = plan.value.trim();
+    if (trial.value !== (ws.trial_ends_at?.slice(0, 10) ?? '')) changes.t = trial.value ? `${trial.value}T00:00:00.000Z` : '';
+    if (changes.p === undefined && changes.t === undefined) {
+      mount(status, notice('info', 'Nothing to save: the plan and the trial end are as shown.'));
+      return;
+    }
     void attempt(status, async () => {
-      await gql('mutation($p: String, $t: String) { setPlan(plan: $p, trial_ends_at: $t) { plan } }', {
-        p: plan.value.trim(), t: trial.value ? `${trial.value}T00:00:00.000Z` : '',
-      });
+      await gql('mutation($p: String, $t: String) { setPlan(plan: $p, trial_ends_at: $t) { plan } }', changes);
       reload();
     });
   };
