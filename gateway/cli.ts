@@ -74,7 +74,9 @@ async function run(argv: string[], config: Config): Promise<{ json: unknown; tex
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const v = values as Values;
   const [group, action, ...rest] = positionals;
-  if (v.help || !group) throw new UsageError('');
+  // Asked for: the usage is the answer (stdout, exit 0). Not asked for, it explains a mistake.
+  if (v.help || group === 'help') return { json: { usage: USAGE }, text: USAGE };
+  if (!group) throw new UsageError('');
 
   if (group === 'serve') {
     await serve(config, v['owner-email']);

@@ -165,6 +165,13 @@ describe('the crm command line', { timeout: 90_000 }, () => {
 
   it('explains usage with exit code 2 and names a bad role', async () => {
     expect((await crm('frobnicate')).code).toBe(2);
+    expect((await crm()).code).toBe(2);
+    // Asked for, the usage goes to stdout with exit code 0, so `crm --help | less` shows it.
+    for (const args of [['--help'], ['-h'], ['help'], ['keys', 'create', '--help']]) {
+      const help = await crm(...args);
+      expect([args.join(' '), help.code, help.stderr]).toEqual([args.join(' '), 0, '']);
+      expect(help.stdout).toContain('crm keys create --workspace W');
+    }
     const bad = await crm('user', 'add', '--workspace', 'ws_x', '--email', 'a@b.co', '--role', 'admn', '--json');
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr)).toMatchObject({ code: 'validation_error', details: { param: 'role', suggestion: 'admin' } });
