@@ -6,7 +6,11 @@ import type { FieldDef, ObjectType } from '../../src/domain/types.ts';
 /** Per CSV column, the field it fills, or null when the column is skipped (`--map Col=`). */
 export type ColumnMap = Array<FieldDef | null>;
 
-/** Parses `--map "First Name=name,E-mail=email,Notes="` into column → field slug ('' skips). */
+/**
+ * Parses `--map "First Name=name,E-mail=email,Notes="` into column → field slug ('' skips). A
+ * column may also be named by its place, `#3` for the third, for a header cell that is empty or
+ * holds the name of another column too.
+ */
 export function parseMapOption(value: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   for (const pair of (value ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
@@ -32,7 +36,7 @@ export function mapColumns(header: readonly string[], type: ObjectType, explicit
   const bySlug = new Map(fields.map((f) => [f.slug, f]));
   // A --map entry for a column the header lacks would map nothing: a misspelt column or a wrong file.
   const columns = new Set(header.map(normal));
-  const absent = [...explicit.keys()].filter((column) => !columns.has(column));
+  const absent = [...explicit.keys()].filter((column) => !columns.has(column) && !isPlaceOf(column, header.length));
   if (absent.length) {
     const named = absent.map((column) => {
       const near = nearest(column, [...columns]);
@@ -43,8 +47,8 @@ export function mapColumns(header: readonly string[], type: ObjectType, explicit
     });
   }
   const unknown: string[] = [];
-  const map = header.map((column) => {
-    const given = explicit.get(normal(column));
+  const map = header.map((column, i) => {
+    const given = explicit.get(`#${i + 1}`) ?? explicit.get(normal(column));
     if (given === '') return null;
     if (given !== undefined) {
       const field = bySlug.get(given);
@@ -53,6 +57,10 @@ export function mapColumns(header: readonly string[], type: ObjectType, explicit
         throw validationError('map', `--map ${column}=${given}: ${given} is not a field of ${type.slug}${near ? `; did you mean ${near}?` : ''}`, { rule: 'unknown_field', allowed: [...bySlug.keys()] });
       }
       return field;
+    }
+    if (normal(column) === '') {
+      unknown.push(`column ${i + 1}, which has no name (--map "#${i + 1}=field", or skip it with --map "#${i + 1}=")`);
+      return null;
     }
     const found = fields.find((f) => loose(f.slug) === loose(column) || loose(f.name) === loose(column));
     if (!found) {
@@ -66,11 +74,22 @@ export function mapColumns(header: readonly string[], type: ObjectType, explicit
       rule: 'unknown_field', allowed: fields.map((f) => f.slug),
     });
   }
-  const seen = new Set<string>();
-  for (const f of map) {
-    if (!f) continue;
-    if (seen.has(f.slug)) throw validationError('map', `two columns map to the field ${f.slug}; skip one with --map "Column="`, { rule: 'duplicate' });
-    seen.add(f.slug);
-  }
+  const first = new Map<string, number>();
+  map.forEach((f, i) => {
+    if (!f) return;
+    const earlier = first.get(f.slug);
+    if (earlier !== undefined) {
+      throw validationError('map', `columns ${earlier + 1} ("${header[earlier]}") and ${i + 1} ("${header[i]}") both map to the field ${f.slug}; skip one by its place with --map "#${i + 1}="`, {
+        rule: 'duplicate', columns: [earlier + 1, i + 1],
+      });
+    }
+    first.set(f.slug, i);
+  });
   return map;
+}
+
+/** `#3` for a header of at least 3 columns: a column named by its place. */
+function isPlaceOf(key: string, width: number): boolean {
+  const place = /^#(\d+)$/.exec(key)?.[1];
+  return place !== undefined && Number(place) >= 1 && Number(place) <= width;
 }

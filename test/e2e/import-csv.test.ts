@@ -156,6 +156,30 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     }
   }, 60_000);
 
+  it('names a column by its place, for a header cell that is empty or repeats another', async () => {
+    // A spreadsheet's trailing comma: the last column has no name.
+    const trailing = join(dir, 'trailing.csv');
+    writeFileSync(trailing, 'Name,Domain,\r\nTrail one,trail-one.example,\r\n');
+    const unnamed = await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: trailing }).catch((e: unknown) => e);
+    expect(unnamed).toMatchObject({ code: 'validation_error', details: { param: 'map', rule: 'unknown_field' } });
+    expect((unnamed as Error).message).toContain('column 3, which has no name (--map "#3=field", or skip it with --map "#3=")');
+    expect(await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: trailing, map: '#3=' })).toMatchObject({ rows: 1, imported: 1, rejected: 0 });
+    // Two columns of one name: the message names both places, and one is skipped by its place.
+    const twice = join(dir, 'twice.csv');
+    writeFileSync(twice, 'Name,Domain,Name\nTwice one,twice-one.example,Other\n');
+    const duplicate = await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: twice }).catch((e: unknown) => e);
+    expect(duplicate).toMatchObject({ code: 'validation_error', details: { param: 'map', rule: 'duplicate', columns: [1, 3] } });
+    expect((duplicate as Error).message).toContain('columns 1 ("Name") and 3 ("Name") both map to the field name; skip one by its place with --map "#3="');
+    expect(await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: twice, map: '#3=' })).toMatchObject({ rows: 1, imported: 1 });
+    const named = await store.listRecords(ws, {
+      object_type_slug: 'companies', filter: { kind: 'cmp', field: 'name', system: false, op: 'in', value: ['Trail one', 'Twice one', 'Other'], valueKind: 'text', multi: false },
+      sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 10,
+    });
+    expect(named.items.map((r) => r.data.name)).toEqual(['Trail one', 'Twice one']);
+    // A place past the header is a column it does not have.
+    await expect(importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: twice, map: '#4=' })).rejects.toMatchObject({ details: { param: 'map', rule: 'unknown_column' } });
+  });
+
   it('rejects a row whose bytes are not UTF-8 rather than store it damaged, and imports the rest', async () => {
     const file = join(dir, 'latin1.csv');
     writeFileSync(file, Buffer.concat([Buffer.from('Name,Domain\nPlain,plain.example\nLatin'), Buffer.from([0xe9]), Buffer.from(',latin.example\nUnicode caf\u00e9,cafe.example\n')]));
