@@ -1,4 +1,5 @@
-import { createReadStream, createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, readSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { Transform } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { Actor } from '../../src/domain/actor.ts';
@@ -90,10 +91,11 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   };
 
   const input = createReadStream(opts.file);
+  const bytes = bigEndianUtf16(opts.file) ? input.pipe(swapByteOrder()) : input;
   // A malformed row is skipped by the parser and reported here (not thrown): thrown, it took with it
   // the rows the parser had read ahead of this loop, good rows the message said were imported.
   // The import stops at it all the same: the rows before it are imported, none after it.
-  const parser = input.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_error: true }));
+  const parser = bytes.pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_error: true }));
   // The first malformed row, and how many records (the header among them) the parser read before it.
   const skipped: { first: (CsvSyntax & { before: number }) | null } = { first: null };
   parser.on('skip', (err: unknown) => {
@@ -102,6 +104,7 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   });
   // pipe() forwards no errors: a read failure would go unheard and end the process.
   input.once('error', (err) => parser.destroy(err));
+  if (bytes !== input) bytes.once('error', (err: Error) => parser.destroy(err));
   let read = 0;
   const malformed = async (syntax: CsvSyntax): Promise<never> => {
     // A malformed file is the caller's to fix, told as a validation error naming the line (not
@@ -147,6 +150,39 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   progress?.done(state);
   if (rejects) await closeRejects(rejects);
   return { rows: state.rows, imported: state.imported, rejected: state.rejected, rejects_file: rejects ? rejectsFile : null };
+}
+
+/** Whether the file starts with UTF-16's big-endian byte-order mark (FE FF). */
+function bigEndianUtf16(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0xfe && head[1] === 0xff;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * UTF-16 big-endian bytes as little-endian ones (each pair swapped, a pair split across chunks
+ * kept for the next), which the parser reads by their byte-order mark as it reads any UTF-16LE
+ * file: it knows only that order.
+ */
+function swapByteOrder(): Transform {
+  let odd: number | null = null;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const bytes = odd === null ? chunk : Buffer.concat([Buffer.of(odd), chunk]);
+      const even = bytes.length - (bytes.length % 2);
+      odd = even < bytes.length ? bytes[even]! : null;
+      const out = Buffer.from(bytes.subarray(0, even));
+      done(null, out.swap16());
+    },
+    flush(done) {
+      // A lone last byte is half a character: passed on, it decodes as U+FFFD and the row is rejected.
+      done(null, odd === null ? undefined : Buffer.of(odd));
+    },
+  });
 }
 
 type ParsedRow = { record: string[]; info: { bytes: number; records: number; empty_lines: number } };

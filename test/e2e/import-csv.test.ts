@@ -180,6 +180,22 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     await expect(importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: twice, map: '#4=' })).rejects.toMatchObject({ details: { param: 'map', rule: 'unknown_column' } });
   });
 
+  it('reads UTF-16 files of either byte order by their byte-order mark', async () => {
+    const text = '\uFEFFName,Domain\r\nZoë Café,zoe-LE.example\r\n🚀 Rocket,rocket-LE.example\r\n';
+    const le = join(dir, 'utf16le.csv');
+    writeFileSync(le, Buffer.from(text, 'utf16le'));
+    const be = join(dir, 'utf16be.csv');
+    writeFileSync(be, Buffer.from(text.replaceAll('-LE', '-BE'), 'utf16le').swap16());
+    for (const [file, order] of [[le, 'LE'], [be, 'BE']] as const) {
+      expect(await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file }), order).toMatchObject({ rows: 2, imported: 2, rejected: 0 });
+      const found = await store.listRecords(ws, {
+        object_type_slug: 'companies', filter: { kind: 'cmp', field: 'domain', system: false, op: 'ends_with', value: `-${order.toLowerCase()}.example`, valueKind: 'text', multi: false },
+        sort: { field: 'created_at', system: true, valueKind: 'text', ascending: true }, offset: 0, limit: 10,
+      });
+      expect(found.items.map((r) => r.data.name), order).toEqual(['Zoë Café', '🚀 Rocket']);
+    }
+  });
+
   it('rejects a row whose bytes are not UTF-8 rather than store it damaged, and imports the rest', async () => {
     const file = join(dir, 'latin1.csv');
     writeFileSync(file, Buffer.concat([Buffer.from('Name,Domain\nPlain,plain.example\nLatin'), Buffer.from([0xe9]), Buffer.from(',latin.example\nUnicode caf\u00e9,cafe.example\n')]));
