@@ -19,6 +19,20 @@ export function signOut(): void {
   sessionStorage.removeItem(KEY_ITEM);
 }
 
+/** What to do when the server refuses the signed-in key (revoked meanwhile): set by the shell. */
+let keyRefused: ((message: string) => void) | null = null;
+
+export function whenKeyRefused(handler: (message: string) => void): void {
+  keyRefused = handler;
+}
+
+/** A 401 ends the session: the key is forgotten and the shell asks for another. */
+function refused(status: number, message: string): void {
+  if (status !== 401 || !currentKey()) return;
+  signOut();
+  keyRefused?.(message);
+}
+
 /** A refusal or failure from the server, with the service's error code. */
 export class ApiError extends Error {
   constructor(message: string, readonly code: string, readonly status: number) {
@@ -35,7 +49,10 @@ export async function tool<T = any>(name: string, params: Record<string, unknown
   const [category, action] = name.split('.');
   const res = await fetch(`${REST_PREFIX}/${category}/${action}`, { method: 'POST', headers: headers(), body: JSON.stringify(params) });
   const body = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}`, code: 'internal_error' }));
-  if (!res.ok) throw new ApiError(body.error ?? `${res.status}`, body.code ?? 'internal_error', res.status);
+  if (!res.ok) {
+    refused(res.status, body.error ?? '');
+    throw new ApiError(body.error ?? `${res.status}`, body.code ?? 'internal_error', res.status);
+  }
   return body as T;
 }
 
@@ -43,6 +60,7 @@ export async function tool<T = any>(name: string, params: Record<string, unknown
 export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch('/graphql', { method: 'POST', headers: headers(), body: JSON.stringify({ query, variables }) });
   const body = await res.json().catch(() => ({ errors: [{ message: `${res.status} ${res.statusText}` }] }));
+  refused(res.status, body.error ?? body.errors?.[0]?.message ?? '');
   if (body.code && body.error) throw new ApiError(body.error, body.code, res.status);
   const first = body.errors?.[0];
   if (first) throw new ApiError(first.message, first.extensions?.code ?? 'internal_error', res.status);

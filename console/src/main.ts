@@ -1,5 +1,5 @@
 import './style.css';
-import { ApiError, currentKey, gql, signIn, signOut } from './api.ts';
+import { ApiError, currentKey, gql, signIn, signOut, whenKeyRefused } from './api.ts';
 import { h, mount, notice } from './dom.ts';
 import { renderGraph } from './graph.ts';
 import { renderReports } from './reports.ts';
@@ -49,5 +49,10 @@ function route(): void {
   void VIEWS[name]!.render(view);
 }
 
+// A key revoked while signed in: back to the sign-in form, saying why, rather than an error in each view.
+whenKeyRefused(() => {
+  history.replaceState(null, '', location.pathname);
+  showSignIn('The server no longer takes this key (it was revoked, or its user removed): sign in with another.');
+});
 window.addEventListener('hashchange', route);
 route();

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../gateway/seed/index.ts';
-import { setBilling } from '../../src/domain/services/settings.ts';
+import { createKey, revokeKey, setBilling } from '../../src/domain/services/settings.ts';
 import { callTool, startHarness, type Harness } from '../e2e/harness.ts';
 import { isolatedContext, launch, paintedPixels, shot, signIn } from './browser.ts';
 
@@ -101,6 +101,17 @@ describe('the browser pages', { timeout: 60_000 }, () => {
     await page.click('#plan button[type="submit"]');
     await page.waitForSelector('#plan .notice.info >> text=Nothing to save');
     await done('settings-members-plan');
+  });
+
+  it('goes back to the sign-in form, saying why, when the signed-in key is revoked meanwhile', async () => {
+    const { key, key_id } = await createKey(h.server.store, { workspace_id: h.ws.id, user_id: h.ws.owner.user_id, name: 'revoked meanwhile', scopes: [], prefix: h.config.keyPrefix });
+    await open();
+    await signIn(page, h.url, key);
+    await revokeKey(h.server.store, key_id);
+    await page.click('nav a[href="#timeline"]');
+    await page.waitForSelector('input[name="api-key"]');
+    expect(await page.textContent('.notice.error')).toContain('no longer takes this key');
+    await done('signed-out-on-revoke', { refusals: true });
   });
 
   it('shows a Member the settings refused, with the reason', async () => {
