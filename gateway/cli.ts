@@ -193,6 +193,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       if (group === 'call' && action) {
         const key = v.key ?? process.env.CRM_API_KEY;
         if (!key) throw new UsageError('crm call needs --key or CRM_API_KEY');
+        if (rest.length > 1) throw new UsageError(`crm call takes one JSON object of parameters; also given: ${rest.slice(1).map((a) => JSON.stringify(a)).join(' ')} (quote the JSON as one argument)`);
         let params: unknown = {};
         if (rest[0] !== undefined) {
           try {

@@ -166,6 +166,9 @@ describe('the crm command line', { timeout: 90_000 }, () => {
   it('explains usage with exit code 2 and names a bad role', async () => {
     expect((await crm('frobnicate')).code).toBe(2);
     expect((await crm()).code).toBe(2);
+    // An unquoted JSON split by the shell would otherwise run with its first piece alone.
+    const split = await crm('call', 'objects.list', '{"a":', '1}', '--key', 'crm_live_x');
+    expect([split.code, split.stderr]).toEqual([2, expect.stringContaining('crm call takes one JSON object of parameters; also given: "1}"')]);
     // Asked for, the usage goes to stdout with exit code 0, so `crm --help | less` shows it.
     for (const args of [['--help'], ['-h'], ['help'], ['keys', 'create', '--help']]) {
       const help = await crm(...args);
