@@ -209,6 +209,8 @@ describe('parseFilter: values go through the field validators', () => {
       'acme.com', 'acme.com/', 'http://acme.com', 'http://acme.com/', 'https://acme.com', 'https://acme.com/',
       'globex.io', 'globex.io/', 'http://globex.io', 'http://globex.io/', 'https://globex.io', 'https://globex.io/',
     ]));
+    // A key ending in "/" has no spelling without it: acme.com/ would be the key acme.com.
+    expect(parse({ website: 'https://acme.com//' })).toEqual(cmp('website', 'in', ['acme.com//', 'http://acme.com//', 'https://acme.com//']));
     // Partial comparisons stay on the text as stored.
     expect(parse({ website: { starts_with: 'https://' } })).toEqual(cmp('website', 'starts_with', 'https://'));
   });

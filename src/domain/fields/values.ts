@@ -278,6 +278,9 @@ export function uniqueKey(field: FieldShape, value: StoredValue): string {
  * `https://acme.com/` refuses the create.
  */
 export function urlSpellings(value: string): string[] {
-  const key = uniqueKey({ type: 'url', config: {} }, value);
-  return ['', 'http://', 'https://'].flatMap((scheme) => [`${scheme}${key}`, `${scheme}${key}/`]);
+  const url: FieldShape = { type: 'url', config: {} };
+  const key = uniqueKey(url, value);
+  // Each spelling must have the value's key: a key ending in "/" (acme.com/ of acme.com//) is not
+  // also spelt without it, which is the key acme.com of another value.
+  return ['', 'http://', 'https://'].flatMap((scheme) => [`${scheme}${key}`, `${scheme}${key}/`]).filter((s) => uniqueKey(url, s) === key);
 }

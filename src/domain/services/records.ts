@@ -52,13 +52,13 @@ export interface SearchInput {
   page_size?: number;
 }
 
+/** A letter or a digit: what a search word is made of (both stores' tokenizers split on the rest). */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+
 /**
  * Records: validation against field definitions, references, the Member rule (write only what is
  * assigned to you; what you create is assigned to you), soft delete and restore.
  */
-/** A letter or a digit: what a search word is made of (both stores' tokenizers split on the rest). */
-const SEARCHABLE = /[\p{L}\p{N}]/u;
-
 export class RecordService {
   constructor(
     private readonly store: Store,

@@ -39,7 +39,6 @@ RETURN t.id AS id`),
  */
 export const LINKED = 'links: [(t)-[a:ABOUT]->(linked:Record) | {position: a.position, id: linked.id}]';
 
-/** Makes the owner's (note, task, comm) ABOUT edges equal to `$record_ids` (distinct, already checked), positions in order. */
 /**
  * Of `$ids`, those a Note, Task or Comm may be linked to: records of the workspace, live or already
  * linked to it (a record in the trash stays on what it was on).
@@ -52,6 +51,7 @@ WHERE r.id IN $ids AND r.workspace_id = $workspace_id
 RETURN r.id AS id`);
 }
 
+/** Makes the owner's (note, task, comm) ABOUT edges equal to `$record_ids` (distinct, already checked), positions in order. */
 export function replaceLinks(label: 'Note' | 'Task' | 'Comm'): Statement<'id' | 'record_ids'> {
   return statement(`replace${label}Links`, ['id', 'record_ids'], `
 MATCH (t:${label} {id: $id})
