@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, createWriteStream, openSync, readSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, statSync, type WriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { stringify, type Stringifier } from 'csv-stringify';
@@ -91,7 +91,7 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   };
 
   const input = createReadStream(opts.file);
-  const bytes = bigEndianUtf16(opts.file) ? input.pipe(swapByteOrder()) : input;
+  const bytes = input.pipe(littleEndianUtf16());
   // A malformed row is skipped by the parser and reported here (not thrown): thrown, it took with it
   // the rows the parser had read ahead of this loop, good rows the message said were imported.
   // The import stops at it all the same: the rows before it are imported, none after it.
@@ -104,7 +104,7 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   });
   // pipe() forwards no errors: a read failure would go unheard and end the process.
   input.once('error', (err) => parser.destroy(err));
-  if (bytes !== input) bytes.once('error', (err: Error) => parser.destroy(err));
+  bytes.once('error', (err: Error) => parser.destroy(err));
   let read = 0;
   const malformed = async (syntax: CsvSyntax): Promise<never> => {
     // A malformed file is the caller's to fix, told as a validation error naming the line (not
@@ -152,35 +152,39 @@ export async function importCsv(store: Store, opts: CsvImportOptions): Promise<C
   return { rows: state.rows, imported: state.imported, rejected: state.rejected, rejects_file: rejects ? rejectsFile : null };
 }
 
-/** Whether the file starts with UTF-16's big-endian byte-order mark (FE FF). */
-function bigEndianUtf16(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0xfe && head[1] === 0xff;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
- * UTF-16 big-endian bytes as little-endian ones (each pair swapped, a pair split across chunks
- * kept for the next), which the parser reads by their byte-order mark as it reads any UTF-16LE
- * file: it knows only that order.
+ * The file's bytes as they came, but for a file starting with UTF-16's big-endian byte-order mark
+ * (FE FF): its bytes swapped pair by pair (a pair split across chunks kept for the next), which the
+ * parser then reads by its mark like any UTF-16LE file; it knows only that order. Read from the
+ * stream itself, so a pipe or a FIFO works as a file does.
  */
-function swapByteOrder(): Transform {
-  let odd: number | null = null;
+function littleEndianUtf16(): Transform {
+  let swapping: boolean | null = null;
+  let held: Buffer = Buffer.alloc(0);
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const bytes = odd === null ? chunk : Buffer.concat([Buffer.of(odd), chunk]);
+      let bytes = held.length ? Buffer.concat([held, chunk]) : chunk;
+      held = Buffer.alloc(0);
+      if (swapping === null) {
+        if (bytes.length < 2) {
+          held = bytes;
+          done();
+          return;
+        }
+        swapping = bytes[0] === 0xfe && bytes[1] === 0xff;
+      }
+      if (!swapping) {
+        done(null, bytes);
+        return;
+      }
       const even = bytes.length - (bytes.length % 2);
-      odd = even < bytes.length ? bytes[even]! : null;
-      const out = Buffer.from(bytes.subarray(0, even));
-      done(null, out.swap16());
+      held = Buffer.from(bytes.subarray(even));
+      bytes = Buffer.from(bytes.subarray(0, even));
+      done(null, bytes.swap16());
     },
     flush(done) {
-      // A lone last byte is half a character: passed on, it decodes as U+FFFD and the row is rejected.
-      done(null, odd === null ? undefined : Buffer.of(odd));
+      // A lone last byte (or a file of one byte) is passed on: half a character decodes as U+FFFD.
+      done(null, held.length ? held : undefined);
     },
   });
 }

@@ -196,6 +196,14 @@ describe('crm import-csv', { timeout: 120_000 }, () => {
     }
   });
 
+  it('reads a CSV from a pipe (a FIFO, a shell process substitution) as from a file', async () => {
+    const fifo = join(dir, 'piped.csv');
+    await run('mkfifo', [fifo]);
+    const writer = run(process.execPath, ['-e', `require('node:fs').writeFileSync(${JSON.stringify(fifo)}, 'Name,Domain\\nPiped one,piped-one.example\\n')`]);
+    expect(await importCsv(store, { workspaceId: ws, objectSlug: 'companies', file: fifo })).toMatchObject({ rows: 1, imported: 1, rejected: 0 });
+    await writer;
+  });
+
   it('rejects a row whose bytes are not UTF-8 rather than store it damaged, and imports the rest', async () => {
     const file = join(dir, 'latin1.csv');
     writeFileSync(file, Buffer.concat([Buffer.from('Name,Domain\nPlain,plain.example\nLatin'), Buffer.from([0xe9]), Buffer.from(',latin.example\nUnicode caf\u00e9,cafe.example\n')]));
