@@ -18,7 +18,8 @@ export const PATH_CANDIDATES = 1000;
 
 /**
  * The most records both ends of one search reach together before it gives up with `truncated:
- * true`: graph.query's VISIT_MAX for each end. Between two hubs of a large workspace a search for a
+ * true` (but for a level of at most one chunk of records, taken all the same): graph.query's
+ * VISIT_MAX for each end. Between two hubs of a large workspace a search for a
  * path that does not exist would otherwise walk both components whole, up to max_depth.
  */
 export const PATH_VISIT_MAX = 2 * VISIT_MAX;
@@ -59,7 +60,9 @@ export async function shortestPaths(
     const grow = fwd.frontier.length <= bwd.frontier.length ? fwd : bwd;
     const other = grow === fwd ? bwd : fwd;
     if (grow.frontier.length === 0) break;
-    if (reached() >= visitMax) return { paths: [], truncated: true };
+    // Past the bound, a level of one chunk is still taken: from a hub of 100,000 neighbours the
+    // other end's own few relations are one cheap round trip, and may close the path.
+    if (reached() >= visitMax && grow.frontier.length > EXPAND_CHUNK) return { paths: [], truncated: true };
     const next = new Set<string>();
     const depth = grow.dist.get(grow.frontier[0]!)! + 1;
     for (let start = 0; start < grow.frontier.length; start += EXPAND_CHUNK) {

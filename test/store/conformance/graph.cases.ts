@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyContacts } from '../../../src/domain/graph/classify.ts';
 import { shortestPaths } from '../../../src/domain/graph/path.ts';
 import type { GraphEdge, GraphRecord } from '../../../src/domain/graph/types.ts';
-import { walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
+import { EXPAND_CHUNK, walk, type WalkOptions } from '../../../src/domain/graph/walk.ts';
 import { walkView } from '../../../src/domain/graph/walk-view.ts';
 import { newId } from '../../../src/domain/ids.ts';
 import type { NewComm } from '../../../src/domain/store/port.ts';
@@ -147,9 +147,31 @@ export function graphCases(h: Harness): void {
       const found = { paths: ['Ben>Acme>Cat>Globex', 'Ben>Acme>Fay>Globex'], truncated: false };
       expect(await search('Ben', 'Globex', 4, 100)).toEqual(found);
       expect(await search('Ben', 'Globex', 4, 8)).toEqual(found);
-      for (const visitMax of [2, 3, 7]) expect(await search('Ben', 'Globex', 4, visitMax)).toEqual({ paths: [], truncated: true });
+      // Past the bound a level of one chunk (here every level) is still taken: the search goes on.
+      for (const visitMax of [2, 3, 7]) expect(await search('Ben', 'Globex', 4, visitMax)).toEqual(found);
       // No more levels within max_depth: no path, and nothing was cut.
       expect(await search('Ben', 'Globex', 2, 7)).toEqual({ paths: [], truncated: false });
+      // A level of more than one chunk past the bound ends the search; a level of one still runs.
+      const ws = (await freshWorkspace(h, 'hubs')).id;
+      const hub = async (name: string) => {
+        const id = newId('record');
+        await h.store.createRecord(ws, newRecord('companies', { name }, { id }));
+        const people = Array.from({ length: EXPAND_CHUNK + 20 }, (_, i) => newRecord('contacts', { name: `${name} ${i}`, company: id }, { id: newId('record'), refs: [{ field: 'company', to_id: id }] }));
+        await h.store.createRecords(ws, people);
+        return { id, person: people[0]!.id! };
+      };
+      const [a, b] = [await hub('Hub A'), await hub('Hub B')];
+      const outsider = newId('record');
+      await h.store.createRecord(ws, newRecord('contacts', { name: 'Outsider' }, { id: outsider }));
+      await link(h.store, ws, outsider, a.person, 'knows');
+      const rec = async (id: string) => (await h.store.graphRecords(ws, [id]))[0]!;
+      // Hub A's 520 people are reached at once; the outsider's one relation is still read, and meets them.
+      const near = await shortestPaths(h.store, ws, await rec(a.id), await rec(outsider), 6, 10, 10);
+      expect(near.truncated).toBe(false);
+      expect(near.paths.map((p) => p.nodes.map((n) => n.record_id))).toEqual([[a.id, a.person, outsider]]);
+      // Between the two hubs' people both sides grow past a chunk, and there is no path to find.
+      expect(await shortestPaths(h.store, ws, await rec(a.person), await rec(b.person), 6, 10, 600)).toEqual({ paths: [], truncated: true });
+      expect(await shortestPaths(h.store, ws, await rec(a.person), await rec(b.person), 6, 10, 10_000)).toEqual({ paths: [], truncated: false });
       // A record with no relation: its side is walked out after one level, before the bound.
       const solo = newId('record');
       await h.store.createRecord(g.ws.id, newRecord('contacts', { name: 'Solo' }, { id: solo }));
