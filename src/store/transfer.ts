@@ -1,5 +1,5 @@
-import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access, rename, rm } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { access, chmod, realpath, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -109,23 +109,41 @@ export async function* readExport(input: Readable): AsyncGenerator<DumpRow> {
 }
 
 /**
- * Exports to a file (stdout without one). The file is written beside its path under another name
- * and renamed into place once whole, so a failed export (an unknown workspace, a full disk, a
- * killed process) leaves whatever was at the path, an earlier backup say, as it was.
+ * Exports to a file (stdout without one). A regular file is written beside itself under another
+ * name and renamed into place once whole, so a failed export (an unknown workspace, a full disk, a
+ * killed process) leaves whatever was there, an earlier backup say, as it was. Through a symlink
+ * the file it points to is the one replaced; a replaced file keeps its permissions, and a new one
+ * is readable by its owner only (an export holds emails and key hashes). A path that is no regular
+ * file (a device such as /dev/stdout, a FIFO) is written in place: there is nothing to rename.
  */
 export async function exportToFile(store: Store, workspaceId: string, path: string | null): Promise<number> {
   if (!path) return exportWorkspace(store, workspaceId, process.stdout);
-  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const out = createWriteStream(partial);
+  const target = await realpath(path).catch(() => path);
+  const existing = await stat(target).catch(() => null);
+  if (existing && !existing.isFile()) return writeTo(createWriteStream(target), (out) => exportWorkspace(store, workspaceId, out));
+  const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   try {
-    const count = await exportWorkspace(store, workspaceId, out);
+    const out = createWriteStream(partial, { mode: 0o600 });
+    await once(out, 'open');
+    if (existing) await chmod(partial, existing.mode & 0o7777);
+    const count = await writeTo(out, (o) => exportWorkspace(store, workspaceId, o));
+    await rename(partial, target);
+    return count;
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/** Runs `write` into the stream, then ends it and waits until all is written; destroys it on failure. */
+async function writeTo(out: WriteStream, write: (out: WriteStream) => Promise<number>): Promise<number> {
+  try {
+    const count = await write(out);
     out.end();
     await once(out, 'finish');
-    await rename(partial, path);
     return count;
   } catch (error) {
     out.destroy();
-    await rm(partial, { force: true });
     throw error;
   }
 }

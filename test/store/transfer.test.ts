@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,31 @@ describe('crm export / crm import', () => {
     const v1 = [lines[0]!.replace('"version":2', '"version":1'), ...lines.slice(1, -1)];
     expect((await variant('v1', `${v1.join('\n')}\n`)).rows).toBe(rows);
     await n.close();
+  });
+
+  it('replaces the file a symlink points to, keeps a replaced file\'s permissions, makes a new one private, and writes a FIFO in place', async () => {
+    const p = await open('p');
+    const { workspaceId } = await populate(p);
+    mkdirSync(join(dir, 'real'), { recursive: true });
+    const real = join(dir, 'real', 'backup.jsonl');
+    writeFileSync(real, 'old\n', { mode: 0o640 });
+    chmodSync(real, 0o640);
+    const link = join(dir, 'latest.jsonl');
+    symlinkSync(real, link);
+    const rows = await exportToFile(p, workspaceId, link);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, 'utf8').trim().split('\n').at(-1)!)).toEqual({ end: 'crm-export', rows });
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+    const fresh = join(dir, 'fresh.jsonl');
+    await exportToFile(p, workspaceId, fresh);
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    const fifo = join(dir, 'export.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new Promise<string>((resolve, reject) => execFile('cat', [fifo], (err, out) => (err ? reject(err) : resolve(out))));
+    await exportToFile(p, workspaceId, fifo);
+    expect(JSON.parse((await reader).trim().split('\n').at(-1)!)).toEqual({ end: 'crm-export', rows });
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    await p.close();
   });
 
   it('leaves the file at --out as it was when an export fails', async () => {
