@@ -83,24 +83,27 @@ export function commMethods(c: Connection) {
 
     claimDueComms(kind: CommKind, statuses: readonly string[], at: string, leaseUntil: string, limit: number): Comm[] {
       return c.tx(() => {
-        // The workspaces with scheduled work, one index seek each (comms_due_by_workspace), then
-        // at most `limit` due items of each, which take turns: every workspace's oldest first.
+        // The `limit` workspaces whose earliest item is due first (comm_queues, kept by triggers:
+        // migration 32), then at most `limit` due items of each, which take turns: each one's
+        // oldest, the oldest of those first, then each one's second. Among all workspaces the
+        // first `limit` of that order come from those `limit`, so none past them is needed.
+        const wanted = JSON.stringify(statuses);
+        // One status (what the workers ask): the heads in due order straight off comm_queues_by_due,
+        // stopping at `limit`. Several: each workspace's earliest head among them.
+        const heads = statuses.length === 1
+          ? 'SELECT q.workspace_id FROM comm_queues q WHERE q.kind = ? AND q.status = ? ->> 0 AND q.due_at <= ? ORDER BY q.due_at, q.workspace_id LIMIT +?'
+          : `SELECT q.workspace_id FROM comm_queues q WHERE q.kind = ? AND q.status IN (SELECT value FROM json_each(?)) AND q.due_at <= ?
+             GROUP BY q.workspace_id ORDER BY MIN(q.due_at), q.workspace_id LIMIT +?`;
         const rows = c.all<CommRow>(
-          `WITH RECURSIVE waiting(ws) AS (
-             SELECT (SELECT MIN(workspace_id) FROM comms WHERE kind = ? AND next_attempt_at IS NOT NULL AND deleted_at IS NULL)
-             UNION ALL
-             SELECT (SELECT MIN(workspace_id) FROM comms WHERE kind = ? AND workspace_id > waiting.ws AND next_attempt_at IS NOT NULL AND deleted_at IS NULL)
-             FROM waiting WHERE waiting.ws IS NOT NULL
-           ),
+          `WITH heads AS (${heads}),
            due AS (
              SELECT d.id, d.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY d.workspace_id ORDER BY d.next_attempt_at, d.id) AS turn
-             FROM waiting w JOIN comms d ON d.id IN (
-               SELECT u.id FROM comms u WHERE u.kind = ? AND u.workspace_id = w.ws AND u.next_attempt_at IS NOT NULL AND u.next_attempt_at <= ?
-                 AND u.deleted_at IS NULL AND u.status IN (SELECT value FROM json_each(?)) ORDER BY u.next_attempt_at, u.id LIMIT +?)
-             WHERE w.ws IS NOT NULL
+             FROM heads w JOIN comms d ON d.id IN (
+               SELECT u.id FROM comms u WHERE u.kind = ? AND u.status IN (SELECT value FROM json_each(?)) AND u.workspace_id = w.workspace_id
+                 AND u.next_attempt_at IS NOT NULL AND u.next_attempt_at <= ? AND u.deleted_at IS NULL ORDER BY u.next_attempt_at, u.id LIMIT +?)
            )
            SELECT ${COMM_COLUMNS} FROM due CROSS JOIN comms t ON t.id = due.id ORDER BY due.turn, due.next_attempt_at, due.id LIMIT +?`,
-          kind, kind, kind, at, JSON.stringify(statuses), limit, limit,
+          kind, wanted, at, limit, kind, wanted, at, limit, limit,
         );
         for (const row of rows) c.run('UPDATE comms SET next_attempt_at = ? WHERE id = ?', leaseUntil, row.id);
         return toComms(c, rows.map((row) => ({ ...row, next_attempt_at: leaseUntil })));

@@ -853,6 +853,68 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ANALYZE sqlite_schema;
     `,
   },
+  {
+    version: 32,
+    name: 'due work heads per workspace',
+    // Migration 31's claim walked every workspace with scheduled work of a kind, due or waiting for
+    // a retry, to find whose turn it was: with 10,000 such workspaces a claim took 100 ms of the
+    // event loop. comm_queues keeps, per kind, status and workspace, its earliest next_attempt_at,
+    // kept by the triggers below (one index seek per write of a scheduled item); a claim reads the
+    // `limit` workspaces due first from it, then a few items of each (comms.ts, claimDueComms).
+    sql: `
+      DROP INDEX comms_due_by_workspace;
+      CREATE INDEX comms_due_by_status ON comms(kind, status, workspace_id, next_attempt_at, id) WHERE next_attempt_at IS NOT NULL AND deleted_at IS NULL;
+      CREATE TABLE comm_queues (
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        due_at TEXT NOT NULL,
+        PRIMARY KEY (kind, status, workspace_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX comm_queues_by_due ON comm_queues(kind, status, due_at);
+      INSERT INTO comm_queues (kind, status, workspace_id, due_at)
+        SELECT kind, status, workspace_id, MIN(next_attempt_at) FROM comms
+        WHERE next_attempt_at IS NOT NULL AND deleted_at IS NULL GROUP BY kind, status, workspace_id;
+      CREATE TRIGGER comms_queue_on_insert AFTER INSERT ON comms
+      WHEN NEW.next_attempt_at IS NOT NULL AND NEW.deleted_at IS NULL
+      BEGIN
+        INSERT INTO comm_queues (kind, status, workspace_id, due_at) VALUES (NEW.kind, NEW.status, NEW.workspace_id, NEW.next_attempt_at)
+        ON CONFLICT (kind, status, workspace_id) DO UPDATE SET due_at = MIN(due_at, excluded.due_at);
+      END;
+      CREATE TRIGGER comms_queue_on_update AFTER UPDATE OF kind, status, workspace_id, next_attempt_at, deleted_at ON comms
+      WHEN OLD.next_attempt_at IS NOT NULL OR NEW.next_attempt_at IS NOT NULL
+      BEGIN
+        DELETE FROM comm_queues WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id;
+        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
+          SELECT OLD.kind, OLD.status, OLD.workspace_id, due FROM (
+            SELECT MIN(next_attempt_at) AS due FROM comms
+            WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
+          ) WHERE due IS NOT NULL;
+        DELETE FROM comm_queues WHERE kind = NEW.kind AND status = NEW.status AND workspace_id = NEW.workspace_id;
+        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
+          SELECT NEW.kind, NEW.status, NEW.workspace_id, due FROM (
+            SELECT MIN(next_attempt_at) AS due FROM comms
+            WHERE kind = NEW.kind AND status = NEW.status AND workspace_id = NEW.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
+          ) WHERE due IS NOT NULL;
+      END;
+      CREATE TRIGGER comms_queue_on_delete AFTER DELETE ON comms
+      WHEN OLD.next_attempt_at IS NOT NULL
+      BEGIN
+        DELETE FROM comm_queues WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id;
+        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
+          SELECT OLD.kind, OLD.status, OLD.workspace_id, due FROM (
+            SELECT MIN(next_attempt_at) AS due FROM comms
+            WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
+          ) WHERE due IS NOT NULL;
+      END;
+      DELETE FROM sqlite_stat1 WHERE tbl = 'comms' AND idx = 'comms_due_by_workspace';
+      INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+        ('comms', 'comms_due_by_status', '10000 2500 2500 100 2 1'),
+        ('comm_queues', 'comm_queues', '1000 250 250 1'),
+        ('comm_queues', 'comm_queues_by_due', '1000 250 250 2');
+      ANALYZE sqlite_schema;
+    `,
+  },
 ]);
 
 /**
