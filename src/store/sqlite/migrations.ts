@@ -18,6 +18,21 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * Inside a trigger on comms: recomputes the comm_queues row of the OLD or NEW item's kind, status
+ * and workspace from the comms table (its earliest live scheduled item, or no row), by one seek of
+ * comms_due_by_status.
+ */
+function requeue(side: 'OLD' | 'NEW'): string {
+  return `
+        DELETE FROM comm_queues WHERE kind = ${side}.kind AND status = ${side}.status AND workspace_id = ${side}.workspace_id;
+        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
+          SELECT ${side}.kind, ${side}.status, ${side}.workspace_id, due FROM (
+            SELECT MIN(next_attempt_at) AS due FROM comms
+            WHERE kind = ${side}.kind AND status = ${side}.status AND workspace_id = ${side}.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
+          ) WHERE due IS NOT NULL;`;
+}
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -884,28 +899,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE TRIGGER comms_queue_on_update AFTER UPDATE OF kind, status, workspace_id, next_attempt_at, deleted_at ON comms
       WHEN OLD.next_attempt_at IS NOT NULL OR NEW.next_attempt_at IS NOT NULL
       BEGIN
-        DELETE FROM comm_queues WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id;
-        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
-          SELECT OLD.kind, OLD.status, OLD.workspace_id, due FROM (
-            SELECT MIN(next_attempt_at) AS due FROM comms
-            WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
-          ) WHERE due IS NOT NULL;
-        DELETE FROM comm_queues WHERE kind = NEW.kind AND status = NEW.status AND workspace_id = NEW.workspace_id;
-        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
-          SELECT NEW.kind, NEW.status, NEW.workspace_id, due FROM (
-            SELECT MIN(next_attempt_at) AS due FROM comms
-            WHERE kind = NEW.kind AND status = NEW.status AND workspace_id = NEW.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
-          ) WHERE due IS NOT NULL;
+${requeue('OLD')}
+${requeue('NEW')}
       END;
       CREATE TRIGGER comms_queue_on_delete AFTER DELETE ON comms
       WHEN OLD.next_attempt_at IS NOT NULL
       BEGIN
-        DELETE FROM comm_queues WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id;
-        INSERT INTO comm_queues (kind, status, workspace_id, due_at)
-          SELECT OLD.kind, OLD.status, OLD.workspace_id, due FROM (
-            SELECT MIN(next_attempt_at) AS due FROM comms
-            WHERE kind = OLD.kind AND status = OLD.status AND workspace_id = OLD.workspace_id AND next_attempt_at IS NOT NULL AND deleted_at IS NULL
-          ) WHERE due IS NOT NULL;
+${requeue('OLD')}
       END;
       DELETE FROM sqlite_stat1 WHERE tbl = 'comms' AND idx = 'comms_due_by_workspace';
       INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
