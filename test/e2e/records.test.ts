@@ -269,6 +269,14 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
       .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
   });
 
+  it('names a parameter of its own when objects.update or objects.update_field is given nothing to change', async () => {
+    const field = await call('objects.update_field', { slug: 'companies', field_slug: 'name' });
+    expect(field).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'name', rule: 'required', allowed: expect.arrayContaining(['name', 'archived']) } });
+    expect(field.ok || field.message).toMatch(/^give at least one of name, .* to change$/);
+    const type = await call('objects.update', { slug: 'companies' });
+    expect(type).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'name', rule: 'required', allowed: ['name', 'icon', 'color', 'description'] } });
+  });
+
   it('archives a field only once no saved view of the type filters, sorts or shows it', async () => {
     const slug = `jars_${style}`;
     await ok('objects.create', { slug, name: 'Jars', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'size', name: 'Size', type: 'number' }] });

@@ -213,7 +213,8 @@ export function validateFieldPatch(field: FieldDef, patch: FieldPatch, param: st
   if (patch.archived !== undefined) out.archived = expectBoolean(patch.archived, at('archived'));
   if (patch.config !== undefined) out.config = validateConfigPatch(field, patch.config, param);
   if (Object.keys(out).length === 0) {
-    throw validationError(label, `${label} must change at least one of ${CHANGEABLE.join(', ')}`, { rule: 'required', allowed: CHANGEABLE });
+    // Unnested (objects.update_field takes the patch's keys as its own parameters), the first of them is named.
+    throw validationError(param || CHANGEABLE[0]!, `${param ? `${param} must change` : 'give'} at least one of ${CHANGEABLE.join(', ')}${param ? '' : ' to change'}`, { rule: 'required', allowed: CHANGEABLE });
   }
   return out;
 }

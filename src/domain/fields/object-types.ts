@@ -83,7 +83,8 @@ export function validateObjectTypePatch(patch: ObjectTypePatch, param: string): 
   rejectOtherKeys(patch, PATCH_KEYS, param, 'an object type patch');
   const out = presentation(patch, param);
   if (Object.keys(out).length === 0) {
-    throw validationError(label, `${label} must change at least one of ${PATCH_KEYS.join(', ')}`, { rule: 'required', allowed: PATCH_KEYS });
+    // Unnested (objects.update takes the patch's keys as its own parameters), the first of them is named.
+    throw validationError(param || PATCH_KEYS[0]!, `${param ? `${param} must change` : 'give'} at least one of ${PATCH_KEYS.join(', ')}${param ? '' : ' to change'}`, { rule: 'required', allowed: PATCH_KEYS });
   }
   return out;
 }
