@@ -8,9 +8,10 @@ import { CATEGORIES, type GraphEdge, type GraphRecord, type Link } from '../grap
 import { batchExpansions } from '../graph/batch.ts';
 import { walk, type WalkNode } from '../graph/walk.ts';
 import { walkView } from '../graph/walk-view.ts';
-import { isIdOf, newId } from '../ids.ts';
+import { newId } from '../ids.ts';
 import type { StoredRecord } from '../types.ts';
 import { created, eventFor } from './events.ts';
+import { requireIdOf } from './inputs.ts';
 import type { ObjectService } from './objects.ts';
 import type { RecordService } from './records.ts';
 
@@ -171,14 +172,14 @@ export class GraphService {
 
   /** A live record of the workspace as a walk starts from it; 404 (with nothing of it) otherwise. */
   async root(id: string, param: string): Promise<GraphRecord> {
-    checkId(id, param);
+    requireIdOf('record', id, param);
     const [found] = await this.store.graphRecords(this.ws, [id]);
     if (!found) throw notFoundAt(id, param);
     return found;
   }
 
   private async live(id: string, param: string): Promise<StoredRecord> {
-    checkId(id, param);
+    requireIdOf('record', id, param);
     const record = await this.store.getRecord(this.ws, id);
     if (!record) throw notFoundAt(id, param);
     return record;
@@ -198,8 +199,8 @@ export class GraphService {
     }
     const [fromId, toId, type] = [input.from_record_id!, input.to_record_id!, linkType(input.type!)];
     // As graph.link refuses them: a malformed id or a record linked to itself is the caller's to fix, not a missing link.
-    checkId(fromId, 'from_record_id');
-    checkId(toId, 'to_record_id');
+    requireIdOf('record', fromId, 'from_record_id');
+    requireIdOf('record', toId, 'to_record_id');
     if (fromId === toId) throw selfLink();
     const link = await this.store.findLink(this.ws, fromId, toId, type);
     if (link) return link;
@@ -238,12 +239,6 @@ export function linkView(link: Link): LinkView {
     link_id: link.id, id: link.id, from_record_id: link.from_id, to_record_id: link.to_id, type: link.type, properties: link.properties,
     created_at: link.created_at,
   };
-}
-
-function checkId(id: string, param: string): void {
-  if (!isIdOf('record', id)) {
-    throw validationError(param, `${param} must be a record id like "rec_01J9ZK3M4N5P6Q7R8S9T0V1W2X", got ${JSON.stringify(id.slice(0, 100))}`, { rule: 'format' });
-  }
 }
 
 function notFoundAt(id: string, param: string): CrmError {

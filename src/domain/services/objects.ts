@@ -94,12 +94,12 @@ export class ObjectService {
       });
     }
     // So do the entry fields of lists (of any type), which cannot be archived: the list goes first.
-    const lists = (await this.store.listLists(this.ws)).filter((l) => l.object_type_slug !== slug);
-    const entryFields = lists.flatMap((l) => l.fields
-      .filter((f) => f.type === 'record_reference' && !f.archived && f.config.target === slug)
-      .map((f) => `${l.id}.${f.slug}`));
-    if (entryFields.length > 0) {
-      const named = [...new Set(entryFields.map((f) => f.split('.')[0]!))].map((id) => `"${lists.find((l) => l.id === id)!.name}" (${id})`);
+    const holding = (await this.store.listLists(this.ws)).filter((l) => l.object_type_slug !== slug).map((list) => ({
+      list, fields: list.fields.filter((f) => f.type === 'record_reference' && !f.archived && f.config.target === slug),
+    })).filter((h) => h.fields.length > 0);
+    if (holding.length > 0) {
+      const entryFields = holding.flatMap((h) => h.fields.map((f) => `${h.list.id}.${f.slug}`));
+      const named = holding.map((h) => `"${h.list.name}" (${h.list.id})`);
       throw new CrmError('conflict', `object type "${slug}" is the target of the entry field(s) ${entryFields.join(', ')} of the list(s) ${named.join(', ')}; delete those lists first`, {
         param: 'slug', rule: 'in_use', list_fields: entryFields,
       });
