@@ -29,7 +29,12 @@ export interface SmtpOutcome {
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
-/** The longest one send may take before a timeout ends it (the outbox claims emails by it). */
+/**
+ * The longest one send may take: the outbox claims emails by it, so a send always ends inside its
+ * claim's lease. The socket timeout alone does not bound it, since it restarts with every byte a
+ * server sends: one that answers each command just in time could hold a send for minutes, its
+ * lease would end, and another round would send the email again. So the send is aborted at this.
+ */
 export const SEND_MS = TIMEOUTS.connectionTimeout + TIMEOUTS.greetingTimeout + TIMEOUTS.socketTimeout;
 /** nodemailer's codes (and the socket's) for a server that was never reached or stopped answering. */
 const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH']);
@@ -40,7 +45,7 @@ const NETWORK_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'E
  * well as plain text. The stored Message-ID is used, so replies and bounces can be matched to the
  * email.
  */
-export async function sendMail(smtpUrl: string, mail: OutgoingMail, options?: SmtpTransportOptions): Promise<SmtpOutcome> {
+export async function sendMail(smtpUrl: string, mail: OutgoingMail, options?: SmtpTransportOptions, deadlineMs = SEND_MS): Promise<SmtpOutcome> {
   let html: string | undefined;
   if (mail.body_format === 'markdown') {
     try {
@@ -61,10 +66,13 @@ export async function sendMail(smtpUrl: string, mail: OutgoingMail, options?: Sm
     const info = await transport.sendMail({
       from: mail.from, to: mail.to, cc: mail.cc.length ? mail.cc : undefined, bcc: mail.bcc.length ? mail.bcc : undefined,
       subject: mail.subject, messageId: mail.message_id, text: mail.body, ...(html === undefined ? {} : { html }),
+      signal: AbortSignal.timeout(deadlineMs),
     });
     return { ok: true, reply: String(info.response ?? ''), refused: refusedIn(info) };
   } catch (error) {
     const e = error as { response?: string; responseCode?: number; message?: string; code?: string; command?: string };
+    // Retried like a server that stopped answering: the server may have taken it all the same.
+    if (e.code === 'EABORT') return { ok: false, reply: `ETIMEDOUT: the SMTP server did not finish the send within ${deadlineMs / 1000} s` };
     if (e.response) return { ok: false, reply: e.response, permanent: permanentRefusal(e) };
     // Never the URL, which holds credentials.
     if (!e.code || NETWORK_CODES.has(e.code)) return { ok: false, reply: `${e.code ?? 'ERROR'}: could not reach the SMTP server` };

@@ -27,8 +27,11 @@ function refusal(reply: string): Error {
  * An smtp-server that keeps every message, or refuses with the reply given (e.g. "550 …"):
  * recipients with `refuse` (every one, or with `refuseOnly` just those addresses, the others being
  * taken), the sender with `refuseSender` (MAIL FROM), the message with `refuseData` (end of DATA).
+ * `delayMs` holds each answer to MAIL FROM, RCPT TO and the end of DATA that long: a slow server
+ * that never falls silent long enough for a socket timeout.
  */
-export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean; refuseSender?: string; refuseData?: string } = {}): Promise<SmtpEndpoint> {
+export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; requireAuth?: boolean; refuseSender?: string; refuseData?: string; delayMs?: number } = {}): Promise<SmtpEndpoint> {
+  const later = (answer: () => void) => (opts.delayMs ? void setTimeout(answer, opts.delayMs) : answer());
   const mails: ReceivedMail[] = [];
   const auths: SmtpEndpoint['auths'] = [];
   const server = new SMTPServer({
@@ -38,22 +41,22 @@ export async function startSmtp(opts: { refuse?: string; refuseOnly?: string[]; 
       callback(null, { user: auth.username });
     },
     onMailFrom(_address, _session, callback) {
-      return callback(opts.refuseSender ? refusal(opts.refuseSender) : undefined);
+      later(() => callback(opts.refuseSender ? refusal(opts.refuseSender) : undefined));
     },
     onRcptTo(address, _session, callback) {
-      if (!opts.refuse || (opts.refuseOnly && !opts.refuseOnly.includes(address.address))) return callback();
-      return callback(refusal(opts.refuse));
+      const refused = opts.refuse && !(opts.refuseOnly && !opts.refuseOnly.includes(address.address)) ? refusal(opts.refuse) : undefined;
+      later(() => callback(refused));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (opts.refuseData) return callback(refusal(opts.refuseData));
+        if (opts.refuseData) return later(() => callback(refusal(opts.refuseData!)));
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        later(() => callback());
       });
     },
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, startHarness, type Harness } from './harness.ts';
 import { encryptSecret } from '../../src/domain/comms/secrets.ts';
 import { eventually, startReceiver, startSmtp, type Receiver, type SmtpEndpoint } from './loopback.ts';
+import { sendMail, type OutgoingMail } from '../../gateway/comms/mail.ts';
 
 /**
  * Outbound traffic over real protocols on loopback: emails reach an smtp-server, a refusing server
@@ -157,6 +158,23 @@ describe('email over SMTP', () => {
     expect(failed.error).toContain('try again later');
     expect(refusing.auths[0]).toEqual({ username: 'crm', password: SMTP_PASSWORD });
     expect(refusing.mails).toEqual([]);
+  });
+});
+
+describe('a slow SMTP server', () => {
+  const mail: OutgoingMail = { from: 'crm@crm.test', to: ['ana@example.com'], cc: [], bcc: [], subject: 'Hi', body: 'x', body_format: 'text', message_id: '<slow-1@crm.test>' };
+
+  it('ends a send it draws out past the deadline, though it never falls silent for a socket timeout, as a failure to retry', async () => {
+    // Each answer comes 400 ms late: MAIL FROM, RCPT TO and DATA take 1.2 s in all, the deadline is 1 s.
+    const slow = await startSmtp({ delayMs: 400 });
+    try {
+      const out = await sendMail(slow.url, mail, undefined, 1000);
+      expect(out).toEqual({ ok: false, reply: 'ETIMEDOUT: the SMTP server did not finish the send within 1 s' });
+      // Given the time, the same server takes it: only the deadline ended the first send.
+      expect(await sendMail(slow.url, mail, undefined, 10_000)).toMatchObject({ ok: true, reply: expect.stringContaining('250') });
+    } finally {
+      await slow.close();
+    }
   });
 });
 
