@@ -30,7 +30,6 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await openStore(config);
-  const bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix, config.ownerEmail);
   configureCommsFor(store, config);
   const limiter: RateLimiter = createRateLimiter({
     redisUrl: config.redisUrl, limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs,
@@ -60,10 +59,27 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   }, app.callback());
   // Over the cap, Node closes a new connection at once without an answer; 0 means no cap.
   if (config.http.maxConnections > 0) server.maxConnections = config.http.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await limiter.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  // Only once the port is ours: a first start that cannot listen (the port taken) must not leave a
+  // workspace behind whose one key was never shown, for the next start would find data and no key.
+  let bootstrapped: Bootstrapped | null;
+  try {
+    bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix, config.ownerEmail);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await limiter.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const comms = startCommsWorkers(store, config, logger);

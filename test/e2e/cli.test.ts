@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,6 +106,27 @@ describe('the crm command line', { timeout: 90_000 }, () => {
       await store.init();
       expect(await store.listWorkspaces().finally(() => store.close())).toEqual([]);
     } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no workspace behind when a first start cannot listen, so the next start prints a key', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'crm-taken-'));
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    try {
+      const env = { ...process.env, DATA_DIR: fresh, PORT: port, LOG_LEVEL: 'silent' };
+      const failed = await run(process.execPath, [bin, 'serve'], { env }).catch((e: { code: number; stderr: string }) => e);
+      expect((failed as { code: number }).code).toBe(1);
+      expect((failed as { stderr: string }).stderr).toContain('EADDRINUSE');
+      const store = createSqliteStore({ path: join(fresh, 'crm.sqlite') });
+      await store.init();
+      expect(await store.listWorkspaces().finally(() => store.close())).toEqual([]);
+      const next = await serveUntil(spawn(process.execPath, [bin, 'serve'], { env: { ...env, PORT: '0' } }), /export CRM_API_KEY=\S+/);
+      expect(next).toContain('First start: created workspace');
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
       rmSync(fresh, { recursive: true, force: true });
     }
   });
