@@ -267,6 +267,19 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     // With its target gone the field cannot come out of the archive: it would reference no type.
     expect(await call('objects.update_field', { slug: source, field_slug: 'bin', archived: false }))
       .toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
+    // A type made later under the same slug is another type: the field's values are ids of the deleted one's records.
+    await ok('objects.create', { slug: target, name: 'Bins again', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });
+    const again = await call('objects.update_field', { slug: source, field_slug: 'bin', archived: false });
+    expect(again).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'target_deleted', target } });
+    expect(again.ok || again.message).toContain('was created after it, so it is another type');
+    expect((await ok('objects.get', { slug: source })).fields.find((f: { slug: string }) => f.slug === 'bin').archived).toBe(true);
+    // A field whose own target lives comes back, a reference of a type to itself too.
+    await ok('objects.update_field', { slug: 'contacts', field_slug: 'company', archived: true });
+    await ok('objects.update_field', { slug: 'contacts', field_slug: 'company', archived: false });
+    const loop = `loops_${style}`;
+    await ok('objects.create', { slug: loop, name: 'Loops', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'next', name: 'Next', type: 'record_reference', target: loop }] });
+    await ok('objects.update_field', { slug: loop, field_slug: 'next', archived: true });
+    await ok('objects.update_field', { slug: loop, field_slug: 'next', archived: false });
   });
 
   it('names a parameter of its own when objects.update or objects.update_field is given nothing to change', async () => {

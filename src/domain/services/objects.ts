@@ -3,7 +3,7 @@ import type { Actor } from '../actor.ts';
 import { CrmError, validationError } from '../errors.ts';
 import { validateFieldPatch, validateNewField, validateNewObjectType, validateObjectTypePatch } from '../fields.ts';
 import { nearest } from '../suggest.ts';
-import type { FieldChange, ObjectType, SavedView } from '../types.ts';
+import type { FieldChange, FieldDef, ObjectType, SavedView } from '../types.ts';
 import { newId } from '../ids.ts';
 import { created, diffOf, eventFor } from './events.ts';
 
@@ -134,6 +134,22 @@ export class ObjectService {
     return this.remember(await this.store.addField(this.ws, slug, valid, [event]));
   }
 
+  /**
+   * A reference field comes out of the archive only to the type it was made for. The target is
+   * named by slug, so a type made later under the deleted one's slug is another type: the field's
+   * values are ids of the deleted type's records, which it does not hold. A type never predates
+   * the fields that reference it (a live field's target cannot be deleted), so a target created
+   * after the field is such a newcomer.
+   */
+  private async assertTargetLives(slug: string, field: FieldDef): Promise<void> {
+    const target = await this.find(field.config.target!);
+    if (target && target.created_at <= field.created_at) return;
+    const now = target ? `; the object type now called "${target.slug}" was created after it, so it is another type` : '';
+    throw new CrmError('conflict', `${slug}.${field.slug} cannot be taken out of the archive: the object type "${field.config.target}" it references was deleted${now}`, {
+      param: 'archived', rule: 'target_deleted', target: field.config.target,
+    });
+  }
+
   async updateField(slug: string, fieldSlug: string, patch: FieldPatch): Promise<ObjectType> {
     const type = await this.get(slug);
     const field = type.fields.find((f) => f.slug === fieldSlug);
@@ -148,11 +164,7 @@ export class ObjectService {
     // Named as objects.update_field and GraphQL's patch take them: `name`, `options`, `max`.
     const valid = validateFieldPatch(field, patch, '');
     if (valid.archived === true && !field.archived) await this.assertNoViewUses(slug, fieldSlug);
-    if (valid.archived === false && field.archived && field.type === 'record_reference' && !(await this.find(field.config.target!))) {
-      throw new CrmError('conflict', `${slug}.${fieldSlug} cannot be taken out of the archive: the object type "${field.config.target}" it references was deleted`, {
-        param: 'archived', rule: 'target_deleted', target: field.config.target,
-      });
-    }
+    if (valid.archived === false && field.archived && field.type === 'record_reference') await this.assertTargetLives(slug, field);
     const { config: _c, ...flags } = valid;
     const before = { ...pick(field, Object.keys(flags)), ...(valid.config ? { config: field.config } : {}) };
     const changes = diffOf(before, valid as Record<string, unknown>);
