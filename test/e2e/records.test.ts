@@ -305,6 +305,37 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('objects.update_field', { slug, field_slug: 'size', archived: true })).fields.find((f: { slug: string }) => f.slug === 'size').archived).toBe(true);
   });
 
+  it('archives a field and deletes a type only once no saved report uses them', async () => {
+    const slug = `kegs_${style}`;
+    await ok('objects.create', { slug, name: 'Kegs', fields: [
+      { slug: 'name', name: 'Name', type: 'text' }, { slug: 'litres', name: 'Litres', type: 'number' },
+      { slug: 'brew', name: 'Brew', type: 'select', options: ['ale', 'stout'] }, { slug: 'filled', name: 'Filled', type: 'date' },
+      { slug: 'note', name: 'Note', type: 'text' },
+    ] });
+    const config = { object_type: slug, metric: 'count', chart_type: 'table' };
+    const summing = await ok('reports.create', { name: 'Volume', config: { ...config, metric: 'sum', metric_field: 'litres' } });
+    const grouping = await ok('reports.create', { name: 'By brew', config: { ...config, group_by: 'brew' } });
+    const timing = await ok('reports.create', { name: 'By month', config: { ...config, chart_type: 'line', time_bucket: 'month', time_field: 'filled' } });
+    const filtering = await ok('reports.create', { name: 'Noted', config: { ...config, filters: [{ field: 'note', operator: 'is_not_empty' }] } });
+    for (const [field, report] of [['litres', summing], ['brew', grouping], ['filled', timing], ['note', filtering]] as const) {
+      const refused = await call('objects.update_field', { slug, field_slug: field, archived: true });
+      expect(refused).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'archived', rule: 'in_use', reports: [report.report_id] } });
+      expect(refused.ok || refused.message).toContain(`"${report.name}" (${report.report_id})`);
+    }
+    // A field no report names is archived as before, and the reports still run by id.
+    await ok('objects.add_field', { slug, field: { slug: 'spare', name: 'Spare', type: 'text' } });
+    await ok('objects.update_field', { slug, field_slug: 'spare', archived: true });
+    expect((await ok('reports.run', { report_id: summing.report_id })).rows).toBeDefined();
+    const deleting = await call('objects.delete', { slug });
+    expect(deleting).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'slug', rule: 'in_use' } });
+    expect(deleting.ok || deleting.details.reports.sort()).toEqual([summing, grouping, timing, filtering].map((r) => r.report_id).sort());
+    for (const report of [summing, grouping, timing]) await ok('reports.delete', { report_id: report.report_id });
+    await ok('objects.update_field', { slug, field_slug: 'litres', archived: true });
+    expect(await call('objects.delete', { slug })).toMatchObject({ ok: false, status: 409, details: { reports: [filtering.report_id] } });
+    await ok('reports.delete', { report_id: filtering.report_id });
+    await ok('objects.delete', { slug });
+  });
+
   it("deletes an object type only once no live list's entry field targets it", async () => {
     const target = `trays_${style}`;
     await ok('objects.create', { slug: target, name: 'Trays', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });

@@ -5,6 +5,7 @@ import { validateFieldPatch, validateNewField, validateNewObjectType, validateOb
 import { nearest } from '../suggest.ts';
 import type { FieldChange, FieldDef, ObjectType, SavedView } from '../types.ts';
 import { newId } from '../ids.ts';
+import type { ReportConfig, SavedReport } from '../reports/types.ts';
 import { created, diffOf, eventFor } from './events.ts';
 
 /**
@@ -104,6 +105,14 @@ export class ObjectService {
         param: 'slug', rule: 'in_use', list_fields: entryFields,
       });
     }
+    // Saved reports name their type by slug too: left live, one would run against a new type
+    // taking the slug, summing fields of another meaning under the old names.
+    const reports = (await this.liveReports()).filter((r) => r.config.object_type === slug);
+    if (reports.length > 0) {
+      throw new CrmError('conflict', `object type "${slug}" is reported on by the saved report(s) ${named(reports)}; delete them first`, {
+        param: 'slug', rule: 'in_use', reports: reports.map((r) => r.id),
+      });
+    }
     // Lists and views name their type by slug: the store refuses while any is live (objectTypeInUse).
     this.cache.delete(slug);
     return this.store.deleteObjectType(this.ws, slug, [eventFor(this.actor, 'delete', 'object_type', type.id, [])]);
@@ -118,9 +127,32 @@ export class ObjectService {
     const views = (await this.store.listViews(this.ws, { object_type_slug: slug }))
       .filter((v) => v.list_id === null && viewUses(v, fieldSlug));
     if (views.length === 0) return;
-    throw new CrmError('conflict', `${slug}.${fieldSlug} is used by the filters, sorts or visible fields of the view(s) ${views.map((v) => `"${v.name}" (${v.id})`).join(', ')}; change or delete them first`, {
+    throw new CrmError('conflict', `${slug}.${fieldSlug} is used by the filters, sorts or visible fields of the view(s) ${named(views)}; change or delete them first`, {
       param: 'archived', rule: 'in_use', views: views.map((v) => v.id),
     });
+  }
+
+  /**
+   * Saved reports of the type name its fields (metric, grouping, time and filter fields), checked
+   * against the live fields when saved and again when run: archived under them, a report would
+   * only fail when next run, by report_id, with a complaint about a config its caller never sent.
+   */
+  private async assertNoReportUses(slug: string, fieldSlug: string): Promise<void> {
+    const reports = (await this.liveReports()).filter((r) => r.config.object_type === slug && reportUses(r.config, fieldSlug));
+    if (reports.length === 0) return;
+    throw new CrmError('conflict', `${slug}.${fieldSlug} is used by the saved report(s) ${named(reports)}; change or delete them first`, {
+      param: 'archived', rule: 'in_use', reports: reports.map((r) => r.id),
+    });
+  }
+
+  /** Every live saved report of the workspace, read a page at a time. */
+  private async liveReports(): Promise<SavedReport[]> {
+    const all: SavedReport[] = [];
+    for (let offset = 0; ; offset += REPORT_PAGE) {
+      const { items, total } = await this.store.listReports(this.ws, { offset, limit: REPORT_PAGE });
+      all.push(...items);
+      if (items.length < REPORT_PAGE || all.length >= total) return all;
+    }
   }
 
   async addField(slug: string, field: NewField): Promise<ObjectType> {
@@ -163,7 +195,10 @@ export class ObjectService {
     }
     // Named as objects.update_field and GraphQL's patch take them: `name`, `options`, `max`.
     const valid = validateFieldPatch(field, patch, '');
-    if (valid.archived === true && !field.archived) await this.assertNoViewUses(slug, fieldSlug);
+    if (valid.archived === true && !field.archived) {
+      await this.assertNoViewUses(slug, fieldSlug);
+      await this.assertNoReportUses(slug, fieldSlug);
+    }
     if (valid.archived === false && field.archived && field.type === 'record_reference') await this.assertTargetLives(slug, field);
     const { config: _c, ...flags } = valid;
     const before = { ...pick(field, Object.keys(flags)), ...(valid.config ? { config: field.config } : {}) };
@@ -185,6 +220,18 @@ function pick<T extends object>(value: T, keys: readonly string[]): Record<strin
 /** Field changes keyed `<field>.<setting>`, so one object type's timeline reads unambiguously. */
 function prefixed(fieldSlug: string, changes: Record<string, FieldChange>): Record<string, FieldChange> {
   return Object.fromEntries(Object.entries(changes).map(([k, v]) => [`${fieldSlug}.${k}`, v]));
+}
+
+const REPORT_PAGE = 500;
+
+/** Saved resources as a message names them: `"name" (id)`, comma-separated. */
+function named(items: ReadonlyArray<{ name: string; id: string }>): string {
+  return items.map((item) => `"${item.name}" (${item.id})`).join(', ');
+}
+
+/** Whether a report config names the field: as its metric, grouping or time field, or in a filter. */
+function reportUses(config: ReportConfig, field: string): boolean {
+  return config.metric_field === field || config.group_by === field || config.time_field === field || (config.filters ?? []).some((f) => f.field === field);
 }
 
 /** Whether a saved view names the field: in its filters (at any depth of $and/$or), sorts or visible fields. */
