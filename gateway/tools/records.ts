@@ -26,7 +26,7 @@ export const recordTools = [
     description: 'Lists records of one object type, filtered, sorted and paged. Filters: {field: value} for equality, {field: {op: value}} with ops eq, ne, gt, gte, lt, lte, in, not_in, contains, starts_with, ends_with, is_empty, is_not_empty, combined with $and / $or. Example: {"object_type_slug": "deals", "filters": {"stage": {"in": ["proposal", "negotiation"]}, "amount": {"gte": 10000}}, "sort_field": "amount", "ascending": false}. Returns {items, total, page, page_size}.',
     input: z.strictObject({
       object_type_slug: objectTypeSlug,
-      filters: fieldMap().nullable().optional().describe('Filter object; see the tool description. Field names are field slugs, or record_id, created_at, updated_at. Null or {} is no filter (a saved view without filters has null).'),
+      filters: fieldMap().nullable().optional().describe('Filter object; see the tool description. Field names are field slugs, or record_id, created_at, updated_at. A timestamp field given a date ("2026-01-15") compares with that whole UTC day: {"created_at": {"gte": "2026-01-01", "lte": "2026-01-31"}} is all of January. Null or {} is no filter (a saved view without filters has null).'),
       sort_field: fieldKey.optional().describe('Field slug (or created_at, updated_at) to sort by. Default created_at. Items without a value come last either way and ties go by id; select and status values sort by their text, not their option order.'),
       ascending: z.boolean().optional().describe('Sort direction. Default true. Missing values sort last either way.'),
       page,

@@ -6,7 +6,7 @@ import type { ObjectType } from './types.ts';
 import { dedupe, isPlainObject, suggestError, typeError } from './fields/checks.ts';
 import { operatorsFor, PARTIAL_TEXT_OPS, SYSTEM_FIELD_SHAPES, valueKindOf } from './fields/operators.ts';
 import { liveFields, notALiveField } from './fields/record-data.ts';
-import { boundedText, isMultiValued, urlSpellings, validateFilterScalar, type FieldShape } from './fields/values.ts';
+import { boundedText, isDateText, isMultiValued, urlSpellings, validateFilterScalar, type FieldShape } from './fields/values.ts';
 
 /**
  * The public filter language (records.list `filters`, report and view filters) parsed into the
@@ -20,7 +20,10 @@ import { boundedText, isMultiValued, urlSpellings, validateFilterScalar, type Fi
  * - Values go through the field's own validator (options, lower-cased emails, normalised
  *   timestamps, real dates); an option field also takes its retired options, which records may
  *   still hold. On a url field eq, ne, in and not_in compare urls as uniqueness does, whatever
- *   their scheme (none, http, https) and trailing slash: eq is an in of those spellings. Timestamp fields also take a date `YYYY-MM-DD`, read as midnight UTC.
+ *   their scheme (none, http, https) and trailing slash: eq is an in of those spellings. Timestamp
+ *   fields (created_at and updated_at too) also take a date `YYYY-MM-DD`, meaning that whole day
+ *   in UTC: eq is within it, ne outside it (or no value), gt after it, gte from its start, lt
+ *   before it, lte up to its end, and in / not_in take such days beside exact timestamps.
  *   contains/starts_with/ends_with take a non-empty text of at most 10,000 characters (on a multi-valued field, contains
  *   takes one element). in/not_in take 1 to 100 values. is_empty/is_not_empty take true (or null)
  *   or false, which negates them (`{is_empty: false}` is is_not_empty); any other value is refused.
@@ -32,7 +35,6 @@ export const MAX_FILTER_COMPARISONS = 50;
 export const MAX_IN_VALUES = 100;
 
 const GROUP_KEYS = ['$and', '$or'] as const;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 interface Target {
   field: string;
@@ -88,17 +90,17 @@ class FilterParser {
     }));
   }
 
-  private field(name: string, value: unknown, param: string): ComparisonNode[] {
+  private field(name: string, value: unknown, param: string): FilterNode[] {
     const target = resolveField(this.objectType, name, param, param, this.names);
     if (value === null) return [this.cmp(target, 'is_empty', null)];
-    if (Array.isArray(value)) return [this.cmp(target, 'in', this.list(target, value, param))];
-    if (!isPlainObject(value)) return [this.equality(target, 'eq', this.scalar(target, value, param))];
+    if (Array.isArray(value)) return [this.days(target, 'in', value, param) ?? this.cmp(target, 'in', this.list(target, value, param))];
+    if (!isPlainObject(value)) return [this.day(target, 'eq', value) ?? this.equality(target, 'eq', this.scalar(target, value, param))];
     const ops = Object.entries(value);
     if (ops.length === 0) throw validationError(param, `${param} must name at least one operator`, { rule: 'min_items', allowed: operatorsFor(target.shape) });
     return ops.map(([op, operand]) => this.operator(target, op, operand, `${param}.${op}`));
   }
 
-  private operator(target: Target, given: string, value: unknown, param: string): ComparisonNode {
+  private operator(target: Target, given: string, value: unknown, param: string): FilterNode {
     const name = given.startsWith('$') ? given.slice(1) : given;
     const allowed = operatorsFor(target.shape);
     if (!(FILTER_OPERATORS as readonly string[]).includes(name)) {
@@ -118,22 +120,63 @@ class FilterParser {
         return this.cmp(target, value === false ? (op === 'is_empty' ? 'is_not_empty' : 'is_empty') : op, null);
       case 'in':
       case 'not_in':
-        return this.cmp(target, op, this.list(target, value, param));
+        return this.days(target, op, value, param) ?? this.cmp(target, op, this.list(target, value, param));
       case 'eq':
       case 'ne':
-        return this.equality(target, op, this.scalar(target, value, param));
+        return this.day(target, op, value) ?? this.equality(target, op, this.scalar(target, value, param));
       case 'contains':
       case 'starts_with':
       case 'ends_with':
         return this.cmp(target, op, isMultiValued(target.shape) ? this.scalar(target, value, param) : partialText(value, param));
       default:
-        return this.cmp(target, op, this.scalar(target, value, param));
+        return this.day(target, op, value) ?? this.cmp(target, op, this.scalar(target, value, param));
     }
   }
 
   private scalar(target: Target, value: unknown, param: string): string | number | boolean {
-    const widened = target.shape.type === 'timestamp' && typeof value === 'string' && DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value;
-    return validateFilterScalar(target.shape, widened, param);
+    return validateFilterScalar(target.shape, value, param);
+  }
+
+  /**
+   * A comparison with a whole UTC day, when a timestamp field is given a bare date: one
+   * comparison's worth of the budget, however many nodes it takes. Null for anything else.
+   */
+  private day(target: Target, op: FilterOperator, value: unknown): FilterNode | null {
+    if (target.shape.type !== 'timestamp' || typeof value !== 'string' || !isDateText(value)) return null;
+    this.count();
+    return this.dayNode(target, op, value);
+  }
+
+  private dayNode(target: Target, op: FilterOperator, date: string): FilterNode {
+    const start = `${date}T00:00:00.000Z`;
+    // Timestamps are kept to the millisecond, so the day's last one ends it.
+    const end = `${date}T23:59:59.999Z`;
+    switch (op) {
+      case 'eq':
+        return { kind: 'and', nodes: [this.node(target, 'gte', start), this.node(target, 'lte', end)] };
+      case 'ne':
+        // As ne on a single instant, a record without a value is outside the day.
+        return { kind: 'or', nodes: [this.node(target, 'lt', start), this.node(target, 'gt', end), this.node(target, 'is_empty', null)] };
+      case 'gt':
+        return this.node(target, 'gt', end);
+      case 'lte':
+        return this.node(target, 'lte', end);
+      default:
+        // gte and lt: from, or before, the day's first instant.
+        return this.node(target, op, start);
+    }
+  }
+
+  /** in / not_in on a timestamp field holding a bare date: each day a range, each timestamp itself. Null otherwise. */
+  private days(target: Target, op: 'in' | 'not_in', value: unknown, param: string): FilterNode | null {
+    if (target.shape.type !== 'timestamp' || !Array.isArray(value) || !value.some((v) => typeof v === 'string' && isDateText(v))) return null;
+    // The list's bounds and every value's own check, as for any in / not_in.
+    this.list(target, value.map((v) => (typeof v === 'string' && isDateText(v) ? `${v}T00:00:00Z` : v)), param);
+    const each = value.map((v, i) => (typeof v === 'string' && isDateText(v)
+      ? this.dayNode(target, op === 'in' ? 'eq' : 'ne', v)
+      : this.node(target, op === 'in' ? 'eq' : 'ne', this.scalar(target, v, `${param}[${i}]`))));
+    this.count();
+    return combine(op === 'in' ? 'or' : 'and', each);
   }
 
   private list(target: Target, value: unknown, param: string): Array<string | number | boolean> {
@@ -152,8 +195,16 @@ class FilterParser {
   }
 
   private cmp(target: Target, op: FilterOperator, value: ComparisonNode['value']): ComparisonNode {
+    this.count();
+    return this.node(target, op, value);
+  }
+
+  private count(): void {
     this.comparisons += 1;
     if (this.comparisons > MAX_FILTER_COMPARISONS) tooComplex(this.root, `at most ${MAX_FILTER_COMPARISONS} comparisons`);
+  }
+
+  private node(target: Target, op: FilterOperator, value: ComparisonNode['value']): ComparisonNode {
     return {
       kind: 'cmp', field: target.field, system: target.system, op, value,
       valueKind: valueKindOf(target.shape), multi: !target.system && isMultiValued(target.shape),

@@ -305,6 +305,26 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect((await ok('objects.update_field', { slug, field_slug: 'size', archived: true })).fields.find((f: { slug: string }) => f.slug === 'size').archived).toBe(true);
   });
 
+  it('filters a timestamp field by a bare date as that whole day in UTC', async () => {
+    const slug = `shifts_${style}`;
+    await ok('objects.create', { slug, name: 'Shifts', fields: [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'at', name: 'At', type: 'timestamp' }] });
+    const at = { before: '2026-01-14T23:59:59.999Z', first: '2026-01-15T00:00:00Z', late: '2026-01-15T23:30:00-00:29', after: '2026-01-16T00:00:00Z' };
+    for (const [name, when] of Object.entries(at)) await ok('records.create', { object_type_slug: slug, data: { name, at: when } });
+    await ok('records.create', { object_type_slug: slug, data: { name: 'none' } });
+    const names = async (filters: unknown) => (await ok('records.list', { object_type_slug: slug, filters, sort_field: 'name' })).items.map((r: { data: { name: string } }) => r.data.name);
+    expect(await names({ at: '2026-01-15' })).toEqual(['first', 'late']);
+    expect(await names({ at: { lte: '2026-01-15' } })).toEqual(['before', 'first', 'late']);
+    expect(await names({ at: { gt: '2026-01-15' } })).toEqual(['after']);
+    expect(await names({ at: { gte: '2026-01-15' }, name: { ne: 'after' } })).toEqual(['first', 'late']);
+    expect(await names({ at: { lt: '2026-01-15' } })).toEqual(['before']);
+    expect(await names({ at: { ne: '2026-01-15' } })).toEqual(['after', 'before', 'none']);
+    expect(await names({ at: ['2026-01-14', '2026-01-16T00:00:00Z'] })).toEqual(['after', 'before']);
+    expect(await names({ at: { not_in: ['2026-01-14', '2026-01-15'] } })).toEqual(['after', 'none']);
+    // created_at too: every record here was made today.
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await ok('records.list', { object_type_slug: slug, filters: { created_at: { lte: today } } })).total).toBe(5);
+  });
+
   it('archives a field and deletes a type only once no saved report uses them', async () => {
     const slug = `kegs_${style}`;
     await ok('objects.create', { slug, name: 'Kegs', fields: [

@@ -73,6 +73,32 @@ describe('parseFilter: fields', () => {
     expect(details({ record_id: { contains: 'rec' } }, deals)).toMatchObject({ rule: 'unsupported_operator' });
   });
 
+  it('reads a bare date on a timestamp field as that whole day in UTC, one comparison of the budget', () => {
+    const at = (op: ComparisonNode['op'], value: ComparisonNode['value']) => cmp('created_at', op, value, { system: true });
+    const start = '2026-01-15T00:00:00.000Z';
+    const end = '2026-01-15T23:59:59.999Z';
+    const within = { kind: 'and', nodes: [at('gte', start), at('lte', end)] };
+    const outside = { kind: 'or', nodes: [at('lt', start), at('gt', end), at('is_empty', null)] };
+    expect(parseFilter(deals, { created_at: '2026-01-15' })).toEqual(within);
+    expect(parseFilter(deals, { created_at: { eq: '2026-01-15' } })).toEqual(within);
+    expect(parseFilter(deals, { created_at: { ne: '2026-01-15' } })).toEqual(outside);
+    expect(parseFilter(deals, { created_at: { gt: '2026-01-15' } })).toEqual(at('gt', end));
+    expect(parseFilter(deals, { created_at: { gte: '2026-01-15' } })).toEqual(at('gte', start));
+    expect(parseFilter(deals, { created_at: { lt: '2026-01-15' } })).toEqual(at('lt', start));
+    expect(parseFilter(deals, { created_at: { lte: '2026-01-15' } })).toEqual(at('lte', end));
+    // in / not_in take days beside exact instants.
+    expect(parseFilter(deals, { created_at: ['2026-01-15', '2026-01-20T10:00:00+01:00'] }))
+      .toEqual({ kind: 'or', nodes: [within, at('eq', '2026-01-20T09:00:00.000Z')] });
+    expect(parseFilter(deals, { created_at: { not_in: ['2026-01-15'] } })).toEqual(outside);
+    // An exact instant is compared as before; a date that is no day is refused, naming it.
+    expect(parseFilter(deals, { created_at: { lte: '2026-01-15T00:00:00Z' } })).toEqual(at('lte', start));
+    expect(details({ created_at: { in: ['2026-01-15', '2026-02-30'] } }, deals)).toMatchObject({ param: 'filters.created_at.in[1]', rule: 'format' });
+    // A day costs one comparison: fifty of them pass, as fifty instants would.
+    const fifty = Array.from({ length: 50 }, (_, i) => ({ created_at: { gte: `2026-01-${String((i % 28) + 1).padStart(2, '0')}` } }));
+    expect(() => parseFilter(deals, { $and: fifty })).not.toThrow();
+    expect(details({ $and: [...fifty, { created_at: '2026-01-01' }] }, deals)).toMatchObject({ rule: 'too_complex' });
+  });
+
   it('names an unknown field with its nested path and the nearest field', () => {
     const error = failure(() => parseFilter(deals, { $or: [{ stage: 'won' }, { stgae: 'lost' }] }));
     expect(error.code).toBe('validation_error');
