@@ -184,7 +184,7 @@ async function runWithStore(store: Store, config: Config, group: string, action:
       if (v.plan === undefined && v['trial-ends'] === undefined) throw new UsageError('give --plan P or --trial-ends ISO');
       const ws = await setBilling(store, {
         workspace_id: need(v, 'workspace'),
-        ...(v.plan === undefined ? {} : { plan: v.plan === 'none' ? null : v.plan }),
+        ...(v.plan === undefined ? {} : { plan: v.plan }),
         ...(v['trial-ends'] === undefined ? {} : { trial_ends_at: v['trial-ends'] }),
       });
       return { json: { workspace_id: ws.id, plan: ws.plan, trial_ends_at: ws.trial_ends_at }, text: `workspace ${ws.id}: plan ${ws.plan ?? 'none'}, trial ends ${ws.trial_ends_at ?? 'never'}` };

@@ -102,6 +102,10 @@ describe('workspace settings over GraphQL', () => {
     const paid = await gql(w.owner.key, 'mutation { setPlan(plan: "team") { plan } }');
     expect(paid.data.setPlan.plan).toBe('team');
     expect(await callTool(h, 'rest', w.owner.key, 'records.search', { query: 'x' })).toMatchObject({ ok: true });
+    // "none" clears the plan, as the CLI's --plan none does: no paid plan of that name lifts the lapsed trial.
+    const none = await gql(w.owner.key, 'mutation { setPlan(plan: " None ") { plan } }');
+    expect(none.data.setPlan.plan).toBeNull();
+    expect(await callTool(h, 'rest', w.owner.key, 'records.search', { query: 'x' })).toMatchObject({ ok: false, code: 'subscription_required' });
     const bad = await gql(w.owner.key, 'mutation { setPlan(trial_ends_at: "soon") { plan } }');
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', details: { param: 'trial_ends_at' } });
   });

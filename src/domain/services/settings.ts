@@ -117,13 +117,15 @@ function trialEnd(text: string): string {
 const PLAN_MAX_LENGTH = 64;
 
 /**
- * A plan as given, trimmed; blank (or null) clears it, the workspace falling back to its trial.
- * Any other name is a paid plan, so a lone space must not read as one, nor may a name carry
- * control characters into billing.get and the console.
+ * A plan as given, trimmed; blank, null or `none` (any case, as billing.get shows no plan) clears
+ * it, the workspace falling back to its trial, on every path alike (the CLI, GraphQL's setPlan,
+ * the console). Any other name is a paid plan, so a lone space must not read as one, nor "none"
+ * turn a lapsed trial into an active plan, nor may a name carry control characters into
+ * billing.get and the console.
  */
 function planName(plan: string | null): string | null {
   const name = plan?.trim() ?? '';
-  if (name === '') return null;
+  if (name === '' || name.toLowerCase() === 'none') return null;
   if (name.length > PLAN_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
     throw validationError('plan', `plan must be a name of at most ${PLAN_MAX_LENGTH} characters without control characters`, { rule: 'format', max: PLAN_MAX_LENGTH });
   }
