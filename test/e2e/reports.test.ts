@@ -227,6 +227,11 @@ describe.each(STYLES)('reports and analytics over %s', (style: Style) => {
       { stage: 'closed', count: 0, value: 0, retired: false, conversion_to_next: null },
     ]);
     expect(await call('analytics.pipeline', { list_id: list.id }, h.other.owner.key)).toMatchObject({ ok: false, status: 404 });
+    // A list without a status field: the parameter to give is stage_field, as for an object type.
+    const plain = await ok('lists.create', { object_type_slug: 'deals', name: 'Tags', fields: [{ slug: 'tag', name: 'Tag', type: 'select', options: ['a', 'b'] }] }, key);
+    const refused = await call('analytics.pipeline', { list_id: plain.id }, key);
+    expect(refused).toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { param: 'stage_field', rule: 'required' } });
+    expect(refused.ok || refused.message).toBe(`list ${plain.id} has no status field; name one with stage_field`);
   });
 
   it('summarises records, tasks, notes, emails, meetings held and messages', async () => {

@@ -66,7 +66,8 @@ export class AnalyticsService {
       ? pick(stageFields, input.stage_field, 'stage_field', STAGE_TYPES)
       : liveFields(stageFields).find((f) => f.slug === 'stage' && STAGE_TYPES.includes(f.type))
         ?? liveFields(stageFields).find((f) => f.type === 'status');
-    if (!stage) throw validationError(input.list_id ? 'list_id' : 'stage_field', `${stageFields.slug} has no status field; name one with stage_field`, { rule: 'required' });
+    // The parameter to give is stage_field, for a list as for an object type.
+    if (!stage) throw validationError('stage_field', `${input.list_id ? `list ${input.list_id}` : stageFields.slug} has no status field; name one with stage_field`, { rule: 'required' });
     const value = input.value_field !== undefined
       ? pick(type, input.value_field, 'value_field', NUMERIC_TYPES)
       : liveFields(type).find((f) => f.slug === 'amount' && NUMERIC_TYPES.includes(f.type));
