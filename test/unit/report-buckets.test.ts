@@ -17,6 +17,14 @@ describe('report time buckets', () => {
     expect(bucketRange([], 'day')).toEqual([]);
   });
 
+  it('ends at the last bucket of year 9999, whose next one ISO text cannot order', () => {
+    for (const [bucket, last] of [['day', '9999-12-31'], ['week', '9999-12-27'], ['month', '9999-12-01'], ['quarter', '9999-10-01'], ['year', '9999-01-01']] as const) {
+      expect(bucketRange([last], bucket)).toEqual([last]);
+    }
+    expect(bucketRange(['9999-12-27', '9999-12-20'], 'week')).toEqual(['9999-12-20', '9999-12-27']);
+    expect(bucketRange(['0001-01-01'], 'year')).toEqual(['0001-01-01']);
+  });
+
   it('refuses a range of more than the bucket limit, naming config.time_bucket', () => {
     const failure = (() => {
       try {

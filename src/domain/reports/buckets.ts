@@ -44,13 +44,15 @@ export function bucketRange(seen: readonly string[], bucket: TimeBucket, param =
   const sorted = [...seen].sort();
   const last = sorted[sorted.length - 1]!;
   const out: string[] = [];
-  for (let at = sorted[0]!; at <= last; at = nextBucket(at, bucket)) {
+  for (let at = sorted[0]!; ; at = nextBucket(at, bucket)) {
     out.push(at);
     if (out.length > MAX_BUCKETS) {
       throw validationError(param, `${param}: the data spans more than ${MAX_BUCKETS} ${bucket} buckets; use a coarser bucket or a filter`, {
         rule: 'too_many_buckets', max: MAX_BUCKETS,
       });
     }
+    // Stops at the last, never past it: the bucket after one in December 9999 is in year 10000,
+    // which ISO text writes "+010000-…", sorting before every date, so `at <= last` held forever.
+    if (at >= last) return out;
   }
-  return out;
 }
