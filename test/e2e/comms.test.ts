@@ -113,6 +113,13 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     expect((await ok('meetings.list', { record_id: cy })).items.map((m: { meeting_id: string }) => m.meeting_id)).toEqual([earlier.meeting_id, later.meeting_id]);
     expect((await ok('meetings.list', { record_id: cy, from: '2027-06-15T00:00:00Z' })).total).toBe(1);
     expect((await ok('timeline.list', { record_id: cy })).items[0]).toMatchObject({ resource_type: 'meeting', action: 'create' });
+    // Named twice, a person attends once, at the first place.
+    const twice = await ok('meetings.create', {
+      title: `Twice ${style}`, starts_at: '2027-08-01T10:00:00Z', ends_at: '2027-08-01T10:30:00Z',
+      attendees: [{ email: 'Guest@Example.com' }, { record_id: cy }, { email: 'guest@example.com' }, { record_id: cy }],
+    });
+    expect(twice.attendees).toEqual([{ record_id: null, email: 'Guest@example.com' }, { record_id: cy, email: null }]);
+    expect(twice.record_ids).toEqual([cy]);
   });
 
   it('refuses meetings that end before they start, unknown zones and local times without a zone, naming the parameter', async () => {

@@ -54,13 +54,13 @@ export class MeetingService extends CommsBase {
     const startsAt = toUtc(input.starts_at, 'starts_at', input.time_zone);
     const endsAt = toUtc(input.ends_at, 'ends_at', input.time_zone);
     if (endsAt <= startsAt) throw validationError('ends_at', `ends_at (${endsAt}) must be after starts_at (${startsAt})`, { rule: 'after_start' });
-    const attendees = (input.attendees ?? []).map((a, i): Attendee => {
+    const given = (input.attendees ?? []).map((a, i): Attendee => {
       if (a.record_id !== undefined) return { record_id: a.record_id };
       return { email: addressList(a.email, `attendees[${i}].email`)[0]! };
     });
-    const attendeeRecords = attendees.flatMap((a) => (a.record_id ? [a.record_id] : []));
+    const attendeeRecords = [...new Set(given.flatMap((a) => (a.record_id ? [a.record_id] : [])))];
     const found = new Map((await this.store.getRecords(this.ws, attendeeRecords)).map((r) => [r.id, r]));
-    attendees.forEach((a, i) => {
+    given.forEach((a, i) => {
       if (a.record_id === undefined) return;
       const record = found.get(a.record_id);
       if (!record) {
@@ -68,6 +68,12 @@ export class MeetingService extends CommsBase {
       }
       // The meeting goes on the attendee's timeline: the rule of linked records, named where it was sent.
       this.assertMayLink([record], `attendees[${i}].record_id`);
+    });
+    // A person attends once: the same record or address named twice is kept at its first place.
+    const seen = new Set<string>();
+    const attendees = given.filter((a) => {
+      const key = a.record_id !== undefined ? `r:${a.record_id}` : `e:${a.email!.toLowerCase()}`;
+      return !seen.has(key) && Boolean(seen.add(key));
     });
     const recordIds = [...new Set([...(await this.linkable(input.record_ids)), ...attendeeRecords])];
     const data = {
