@@ -140,8 +140,8 @@ export const commsTools = [
     title: 'List meetings',
     description: 'Lists meetings by start time, earliest first, optionally of one record and within a window. Example (this week\'s): {"from": "2026-11-23T00:00:00Z", "to": "2026-11-30T00:00:00Z"}.',
     input: z.strictObject({
-      record_id: recordId.optional(), from: isoTime.optional().describe('Starting at or after (ISO-8601; UTC when no offset).'),
-      to: isoTime.optional().describe('Starting at or before.'), page, page_size: pageSize,
+      record_id: recordId.optional(), from: isoTime.optional().describe('Starting at or after (ISO-8601; UTC when no offset; a date "2026-11-23" is from its first instant).'),
+      to: isoTime.optional().describe('Starting at or before (a date is through its last instant).'), page, page_size: pageSize,
     }),
     output: pageOutput(meetingOutput),
     annotations: READ_ONLY,

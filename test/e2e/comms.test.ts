@@ -112,6 +112,9 @@ describe.each(STYLES)('communications over %s', (style: Style) => {
     const earlier = await ok('meetings.create', { title: 'Kickoff', starts_at: '2027-06-01T09:00:00Z', ends_at: '2027-06-01T10:00:00+00:00', record_ids: [cy] });
     expect((await ok('meetings.list', { record_id: cy })).items.map((m: { meeting_id: string }) => m.meeting_id)).toEqual([earlier.meeting_id, later.meeting_id]);
     expect((await ok('meetings.list', { record_id: cy, from: '2027-06-15T00:00:00Z' })).total).toBe(1);
+    // A date is the whole day: from its first instant, to its last.
+    expect((await ok('meetings.list', { record_id: cy, from: '2027-07-01', to: '2027-07-01' })).items.map((m: { meeting_id: string }) => m.meeting_id)).toEqual([later.meeting_id]);
+    expect((await ok('meetings.list', { record_id: cy, to: '2027-06-01' })).items.map((m: { meeting_id: string }) => m.meeting_id)).toEqual([earlier.meeting_id]);
     expect((await ok('timeline.list', { record_id: cy })).items[0]).toMatchObject({ resource_type: 'meeting', action: 'create' });
     // Named twice, a person attends once, at the first place.
     const twice = await ok('meetings.create', {

@@ -2,6 +2,7 @@ import type { Comm } from '../store/port-comms.ts';
 import { addressList } from '../comms/addresses.ts';
 import { isTimeZone, toUtc } from '../comms/times.ts';
 import { validationError } from '../errors.ts';
+import { dayOrTimestamp } from '../fields.ts';
 import { created } from './events.ts';
 import { CommsBase } from './comms-base.ts';
 
@@ -87,8 +88,10 @@ export class MeetingService extends CommsBase {
   }
 
   async list(input: { record_id?: string | undefined; from?: string | undefined; to?: string | undefined; page?: number | undefined; page_size?: number | undefined }) {
-    const from = input.from === undefined ? undefined : toUtc(input.from, 'from', 'UTC');
-    const to = input.to === undefined ? undefined : toUtc(input.to, 'to', 'UTC');
+    // A date is the whole day, as email.list's since and the tasks' due filters read one: from its
+    // first instant, to its last; a time without an offset is UTC's.
+    const from = input.from === undefined ? undefined : dayOrTimestamp(input.from) ?? toUtc(input.from, 'from', 'UTC');
+    const to = input.to === undefined ? undefined : dayOrTimestamp(input.to, 'end') ?? toUtc(input.to, 'to', 'UTC');
     const page = await this.page({
       kind: 'meeting', ascending: true, ...(input.record_id ? { record_id: input.record_id } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}),
     }, input);
