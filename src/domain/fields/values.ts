@@ -20,7 +20,7 @@ import { characterCount, dedupe, enumError, expectInteger, expectString, listNam
  * | multi_select | an array of options | de-duplicated, order kept |
  * | email | `local@domain.tld` | trimmed, lower-cased |
  * | phone | 7–20 digits; digits, spaces, `+ - ( ) .` only (`+` only first) | trimmed |
- * | url | `http(s)://host/...` or a bare domain `host/...`; host has a dot | trimmed, scheme and host lower-cased, the scheme's default port dropped, path kept; bare stays bare |
+ * | url | `http(s)://host/...` or a bare domain `host/...`; host has a dot | trimmed, scheme and host lower-cased, path kept; bare stays bare |
  * | rating | an integer from 1 to `config.max` (default 5) | the integer |
  * | record_reference | a record id (`rec_…`); with `config.many` an array of them | the id; de-duplicated array |
  * | user | a user id (`usr_…`) | the id |
@@ -195,11 +195,7 @@ function url(value: unknown, param: string): string {
   if (!m || (scheme !== undefined && scheme !== 'http' && scheme !== 'https') || !HOST_SHAPE.test(host)) {
     throw formatError(param, URL_EXPECTED, value);
   }
-  // The scheme's own port is no part of the address (as WHATWG URL drops it): left in, it made
-  // https://acme.com:443/ a second value beside acme.com for uniqueness and filters.
-  const port = scheme === 'https' ? ':443' : scheme === 'http' ? ':80' : null;
-  const bare = port !== null && host.endsWith(port) ? host.slice(0, -port.length) : host;
-  return `${scheme !== undefined ? `${scheme}://` : ''}${bare}${m[3] ?? ''}`;
+  return `${scheme !== undefined ? `${scheme}://` : ''}${host}${m[3] ?? ''}`;
 }
 
 function rating(value: unknown, param: string, config: FieldConfig): number {
