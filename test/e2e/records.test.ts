@@ -320,6 +320,12 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     expect(await names({ at: { ne: '2026-01-15' } })).toEqual(['after', 'before', 'none']);
     expect(await names({ at: ['2026-01-14', '2026-01-16T00:00:00Z'] })).toEqual(['after', 'before']);
     expect(await names({ at: { not_in: ['2026-01-14', '2026-01-15'] } })).toEqual(['after', 'none']);
+    // Days in lists are compiled within the store's limits: fifty in all answer, more are too complex (never a 500).
+    const days = (n: number) => Array.from({ length: n }, (_, i) => `2026-0${1 + Math.floor(i / 28)}-${String((i % 28) + 1).padStart(2, '0')}`);
+    expect(await names({ $or: [{ at: { in: days(25) } }, { at: { in: days(25).map((d) => d.replace('2026', '2025')) } }] })).toEqual(['after', 'before', 'first', 'late']);
+    expect(await names({ $and: [{ at: { not_in: days(25) } }, { at: { not_in: days(25).map((d) => d.replace('2026', '2027')) } }] })).toEqual(['none']);
+    expect(await call('records.list', { object_type_slug: slug, filters: { $or: Array.from({ length: 6 }, () => ({ at: days(100) })) } }))
+      .toMatchObject({ ok: false, status: 400, code: 'validation_error', details: { rule: 'too_complex' } });
     // created_at too: every record here was made today.
     const today = new Date().toISOString().slice(0, 10);
     expect((await ok('records.list', { object_type_slug: slug, filters: { created_at: { lte: today } } })).total).toBe(5);

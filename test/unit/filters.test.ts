@@ -97,6 +97,12 @@ describe('parseFilter: fields', () => {
     const fifty = Array.from({ length: 50 }, (_, i) => ({ created_at: { gte: `2026-01-${String((i % 28) + 1).padStart(2, '0')}` } }));
     expect(() => parseFilter(deals, { $and: fifty })).not.toThrow();
     expect(details({ $and: [...fifty, { created_at: '2026-01-01' }] }, deals)).toMatchObject({ rule: 'too_complex' });
+    // In a list each day is one too, the exact instants together one: a list stays within what stores compile.
+    const days = (n: number) => Array.from({ length: n }, (_, i) => `2026-0${1 + Math.floor(i / 28)}-${String((i % 28) + 1).padStart(2, '0')}`);
+    expect(() => parseFilter(deals, { created_at: { not_in: days(50) } })).not.toThrow();
+    expect(() => parseFilter(deals, { $or: [{ created_at: days(25) }, { created_at: [...days(24), '2026-05-01T10:00:00Z', '2026-05-02T10:00:00Z'] }] })).not.toThrow();
+    expect(details({ created_at: days(51) }, deals)).toMatchObject({ param: 'filters', rule: 'too_complex' });
+    expect(details({ $or: Array.from({ length: 6 }, () => ({ created_at: days(10) })) }, deals)).toMatchObject({ rule: 'too_complex' });
   });
 
   it('names an unknown field with its nested path and the nearest field', () => {
