@@ -75,7 +75,12 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   try {
     bootstrapped = await bootstrapIfEmpty(store, config.keyPrefix, config.ownerEmail);
   } catch (error) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Connections may have opened since listen (a health checker's keep-alive): cut them, or the
+    // failed start would wait for their timeout.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
     await limiter.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
