@@ -362,6 +362,26 @@ describe.each(STYLES)('records and objects over %s', (style: Style) => {
     await ok('objects.delete', { slug });
   });
 
+  it('refuses to run a report saved for a type since deleted against a new type of its slug, which it no longer holds', async () => {
+    const slug = `casks_${style}`;
+    const fields = [{ slug: 'name', name: 'Name', type: 'text' }, { slug: 'litres', name: 'Litres', type: 'number' }];
+    await ok('objects.create', { slug, name: 'Casks', fields });
+    const old = await ok('reports.create', { name: 'Old volume', config: { object_type: slug, metric: 'sum', metric_field: 'litres', chart_type: 'number' } });
+    // Left from before deleting a type waited for its reports: the store deletes it under the report.
+    await h.server.store.deleteObjectType(h.ws.id, slug);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await ok('objects.create', { slug, name: 'Casks again', fields });
+    await ok('records.create', { object_type_slug: slug, data: { name: 'c', litres: 77 } });
+    const refused = await call('reports.run', { report_id: old.report_id });
+    expect(refused).toMatchObject({ ok: false, status: 409, code: 'conflict', details: { param: 'report_id', rule: 'target_deleted', object_type: slug } });
+    // Nor does it hold the new type: its fields archive, and it is deleted, as if the report were not there.
+    const fresh = await ok('reports.create', { name: 'New volume', config: { object_type: slug, metric: 'sum', metric_field: 'litres', chart_type: 'number' } });
+    expect((await ok('reports.run', { report_id: fresh.report_id })).series).toEqual({ value: 77, count: 1 });
+    expect(await call('objects.update_field', { slug, field_slug: 'litres', archived: true })).toMatchObject({ ok: false, status: 409, details: { reports: [fresh.report_id] } });
+    await ok('reports.delete', { report_id: fresh.report_id });
+    await ok('objects.update_field', { slug, field_slug: 'litres', archived: true });
+  });
+
   it("deletes an object type only once no live list's entry field targets it", async () => {
     const target = `trays_${style}`;
     await ok('objects.create', { slug: target, name: 'Trays', fields: [{ slug: 'name', name: 'Name', type: 'text' }] });

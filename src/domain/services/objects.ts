@@ -107,7 +107,7 @@ export class ObjectService {
     }
     // Saved reports name their type by slug too: left live, one would run against a new type
     // taking the slug, summing fields of another meaning under the old names.
-    const reports = (await this.liveReports()).filter((r) => r.config.object_type === slug);
+    const reports = (await this.liveReports()).filter((r) => reportsOn(r, type));
     if (reports.length > 0) {
       throw new CrmError('conflict', `object type "${slug}" is reported on by the saved report(s) ${named(reports)}; delete them first`, {
         param: 'slug', rule: 'in_use', reports: reports.map((r) => r.id),
@@ -137,8 +137,9 @@ export class ObjectService {
    * against the live fields when saved and again when run: archived under them, a report would
    * only fail when next run, by report_id, with a complaint about a config its caller never sent.
    */
-  private async assertNoReportUses(slug: string, fieldSlug: string): Promise<void> {
-    const reports = (await this.liveReports()).filter((r) => r.config.object_type === slug && reportUses(r.config, fieldSlug));
+  private async assertNoReportUses(type: ObjectType, fieldSlug: string): Promise<void> {
+    const { slug } = type;
+    const reports = (await this.liveReports()).filter((r) => reportsOn(r, type) && reportUses(r.config, fieldSlug));
     if (reports.length === 0) return;
     throw new CrmError('conflict', `${slug}.${fieldSlug} is used by the saved report(s) ${named(reports)}; change or delete them first`, {
       param: 'archived', rule: 'in_use', reports: reports.map((r) => r.id),
@@ -197,7 +198,7 @@ export class ObjectService {
     const valid = validateFieldPatch(field, patch, '');
     if (valid.archived === true && !field.archived) {
       await this.assertNoViewUses(slug, fieldSlug);
-      await this.assertNoReportUses(slug, fieldSlug);
+      await this.assertNoReportUses(type, fieldSlug);
     }
     if (valid.archived === false && field.archived && field.type === 'record_reference') await this.assertTargetLives(slug, field);
     const { config: _c, ...flags } = valid;
@@ -227,6 +228,14 @@ const REPORT_PAGE = 500;
 /** Saved resources as a message names them: `"name" (id)`, comma-separated. */
 function named(items: ReadonlyArray<{ name: string; id: string }>): string {
   return items.map((item) => `"${item.name}" (${item.id})`).join(', ');
+}
+
+/**
+ * Whether a saved report is on this type: it names the slug and was saved since the type was made.
+ * One saved before was made for an earlier type of that slug, since deleted (reports.run refuses it).
+ */
+export function reportsOn(report: SavedReport, type: ObjectType): boolean {
+  return report.config.object_type === type.slug && report.created_at >= type.created_at;
 }
 
 /** Whether a report config names the field: as its metric, grouping or time field, or in a filter. */

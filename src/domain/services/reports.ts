@@ -8,7 +8,7 @@ import type { ChartType, ReportConfig, SavedReport } from '../reports/types.ts';
 import { isPlainObject } from '../fields/checks.ts';
 import { created, eventFor } from './events.ts';
 import { requireName } from './inputs.ts';
-import type { ObjectService } from './objects.ts';
+import { reportsOn, type ObjectService } from './objects.ts';
 import { paging } from './records.ts';
 
 /** At most this many groups (group × bucket rows) in one report answer. */
@@ -76,6 +76,7 @@ export class ReportService {
       throw validationError(hasId ? 'config' : 'report_id', message, { rule: hasId ? 'exclusive' : 'required' });
     }
     const report = hasId ? await this.load(input.report_id!) : undefined;
+    if (report) await this.assertTypeOf(report);
     const checked = await this.check(report ? report.config : input.config);
     const raw = await this.store.aggregate(this.ws, { ...checked.query, max_rows: MAX_REPORT_ROWS + 1 });
     if (raw.length > MAX_REPORT_ROWS) {
@@ -105,6 +106,20 @@ export class ReportService {
       }
       throw err;
     }
+  }
+
+  /**
+   * A saved report runs only against the type it was saved for. Its type is named by slug, and
+   * one made under that slug after the report (its first type deleted, which a live report now
+   * prevents, but reports saved before that rule may be left) is another type: its fields of the
+   * same names may mean anything else.
+   */
+  private async assertTypeOf(report: SavedReport): Promise<void> {
+    const type = await this.objects.find(report.config.object_type);
+    if (!type || reportsOn(report, type)) return;
+    throw new CrmError('conflict', `report ${report.id} was saved for an object type "${type.slug}" since deleted; the type now called "${type.slug}" was made after it, so it is another type. Delete the report, or save its config again as a new one`, {
+      param: 'report_id', rule: 'target_deleted', object_type: type.slug,
+    });
   }
 
   private async load(reportId: string): Promise<SavedReport> {
