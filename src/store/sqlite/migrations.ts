@@ -932,6 +932,15 @@ ${requeue('OLD')}
       );
     `,
   },
+  {
+    version: 34,
+    name: 'plan none is no plan',
+    // GraphQL's setPlan stored "none" as a paid plan's name, which lifted a lapsed trial, where
+    // the CLI read it as no plan. Every path now reads it so (planName); plans stored so are none.
+    sql: `
+      UPDATE workspaces SET plan = NULL WHERE lower(trim(plan)) = 'none';
+    `,
+  },
 ]);
 
 /**

@@ -94,6 +94,18 @@ describe('sqlite schema and connection', () => {
     db.close();
   });
 
+  it('reads a plan stored as "none" as no plan', () => {
+    const db = new Database(':memory:');
+    applyMigrations(db, MIGRATIONS.filter((m) => m.name !== 'plan none is no plan'));
+    const ws = db.prepare("INSERT INTO workspaces (id, name, plan, trial_ends_at, created_at, updated_at) VALUES (?, 'W', ?, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");
+    ws.run('ws_1', ' None ');
+    ws.run('ws_2', 'pro');
+    ws.run('ws_3', null);
+    applyMigrations(db);
+    expect(db.prepare('SELECT id, plan FROM workspaces ORDER BY id').raw().all()).toEqual([['ws_1', null], ['ws_2', 'pro'], ['ws_3', null]]);
+    db.close();
+  });
+
   it('keeps the database in WAL mode', async () => {
     t = await tempStore();
     expect(t.raw().pragma('journal_mode', { simple: true })).toBe('wal');
