@@ -264,14 +264,10 @@ export function validateFieldValue(field: FieldShape, value: unknown, param: str
 
 /**
  * The string a unique field's value is claimed under. Urls ignore their scheme and a trailing
- * slash, so `https://acme.com/` and `acme.com` cannot both be claimed. Phones are their digits
- * and a leading `+` (the only characters a phone has beside spaces, dots, dashes and brackets),
- * so `+1 (415) 555-0100` and `+14155550100` are one number; without its country code a number
- * is another value, since which country it is in cannot be known.
+ * slash, so `https://acme.com/` and `acme.com` cannot both be claimed.
  */
 export function uniqueKey(field: FieldShape, value: StoredValue): string {
   const s = String(value);
-  if (field.type === 'phone') return s.replace(/[^+\d]/g, '');
   return field.type === 'url' ? s.replace(/^https?:\/\//, '').replace(/\/$/, '') : s;
 }
 

@@ -25,7 +25,7 @@ export function props(row: Row | undefined, column: string): Props | undefined {
 export function toWorkspace(p: Props): Workspace {
   const plan = strOrNull(p.plan);
   return {
-    // A plan "none" (any case) written before it meant no plan (SQLite's migration 34) is none.
+    // A plan "none" (any case) written before it meant no plan (SQLite's migration 33) is none.
     id: str(p.id), name: str(p.name), plan: plan !== null && plan.trim().toLowerCase() === 'none' ? null : plan, trial_ends_at: strOrNull(p.trial_ends_at),
     created_at: str(p.created_at), updated_at: str(p.updated_at),
   };

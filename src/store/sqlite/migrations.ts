@@ -917,23 +917,6 @@ ${requeue('OLD')}
   },
   {
     version: 33,
-    name: 'phone claims by their digits',
-    // A unique phone is claimed as its digits and leading + (uniqueKey), where it was claimed as
-    // written: "+1 (415) 555-0100" and "+14155550100" were two values. Claims already held are
-    // re-keyed so. Where two records held one number in two spellings, the first claim re-keyed
-    // keeps it and the other stays as it was written (UPDATE OR IGNORE), as a dump load leaves
-    // a value made unique after it was written twice; the next write of that record re-claims it.
-    sql: `
-      UPDATE OR IGNORE record_uniques
-      SET value = REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(value, ' ', ''), '(', ''), ')', ''), '-', ''), '.', '')
-      WHERE EXISTS (
-        SELECT 1 FROM fields f
-        WHERE f.object_type_pk = record_uniques.object_type_pk AND f.slug = record_uniques.field AND f.type = 'phone'
-      );
-    `,
-  },
-  {
-    version: 34,
     name: 'plan none is no plan',
     // GraphQL's setPlan stored "none" as a paid plan's name, which lifted a lapsed trial, where
     // the CLI read it as no plan. Every path now reads it so (planName); plans stored so are none.

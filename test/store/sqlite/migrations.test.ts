@@ -73,27 +73,6 @@ describe('sqlite schema and connection', () => {
     db.close();
   });
 
-  it('re-keys the claims of unique phones by their digits, leaving a second spelling of a number to its record', () => {
-    const db = new Database(':memory:');
-    db.pragma('foreign_keys = OFF');
-    applyMigrations(db, MIGRATIONS.filter((m) => m.name !== 'phone claims by their digits'));
-    const field = db.prepare("INSERT INTO fields (id, object_type_pk, slug, name, type, is_unique, position, created_at) VALUES (?, 7, ?, ?, ?, 1, 0, '2026-01-01T00:00:00.000Z')");
-    field.run('fld_1', 'tel', 'Tel', 'phone');
-    field.run('fld_2', 'code', 'Code', 'text');
-    const claim = db.prepare('INSERT INTO record_uniques (object_type_pk, field, value, record_pk) VALUES (7, ?, ?, ?)');
-    claim.run('tel', '+1 (415) 555-0100', 1);
-    claim.run('tel', '+14155550100', 2);
-    claim.run('tel', '030 123.456-78', 3);
-    claim.run('code', 'A-1 (b)', 4);
-    applyMigrations(db);
-    const claims = db.prepare('SELECT field, value, record_pk FROM record_uniques ORDER BY record_pk').raw().all();
-    expect(claims).toEqual([
-      // Record 2 already held the number's digits: record 1's claim keeps its spelling.
-      ['tel', '+1 (415) 555-0100', 1], ['tel', '+14155550100', 2], ['tel', '03012345678', 3], ['code', 'A-1 (b)', 4],
-    ]);
-    db.close();
-  });
-
   it('reads a plan stored as "none" as no plan', () => {
     const db = new Database(':memory:');
     applyMigrations(db, MIGRATIONS.filter((m) => m.name !== 'plan none is no plan'));
