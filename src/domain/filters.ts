@@ -177,15 +177,16 @@ class FilterParser {
    */
   private days(target: Target, op: 'in' | 'not_in', value: unknown, param: string): FilterNode | null {
     if (target.shape.type !== 'timestamp' || !Array.isArray(value) || !value.some((v) => typeof v === 'string' && isDateText(v))) return null;
-    const dates = value.filter((v) => typeof v === 'string' && isDateText(v)).length;
-    for (let i = 0; i < dates; i++) this.count();
-    // The list's bounds and every value's own check, as for any in / not_in.
-    this.list(target, value.map((v) => (typeof v === 'string' && isDateText(v) ? `${v}T00:00:00Z` : v)), param);
-    const each = value.map((v, i) => (typeof v === 'string' && isDateText(v)
-      ? this.dayNode(target, op === 'in' ? 'eq' : 'ne', v)
-      : this.node(target, op === 'in' ? 'eq' : 'ne', this.scalar(target, v, `${param}[${i}]`))));
-    if (dates < value.length) this.count();
-    return combine(op === 'in' ? 'or' : 'and', each);
+    const isDay = (v: unknown): v is string => typeof v === 'string' && isDateText(v);
+    // The list's bounds and every value's own check first, as for any in / not_in.
+    this.list(target, value.map((v) => (isDay(v) ? `${v}T00:00:00Z` : v)), param);
+    const days = dedupe(value.filter(isDay));
+    const exact = value.flatMap((v, i) => (isDay(v) ? [] : [this.scalar(target, v, `${param}[${i}]`)]));
+    for (let i = 0; i < days.length; i++) this.count();
+    const nodes = days.map((day) => this.dayNode(target, op === 'in' ? 'eq' : 'ne', day));
+    // The exact instants stay one in / not_in test, as they would be without the days.
+    if (exact.length > 0) nodes.push(this.cmp(target, op, dedupe(exact)));
+    return combine(op === 'in' ? 'or' : 'and', nodes);
   }
 
   private list(target: Target, value: unknown, param: string): Array<string | number | boolean> {

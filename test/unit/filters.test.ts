@@ -88,7 +88,7 @@ describe('parseFilter: fields', () => {
     expect(parseFilter(deals, { created_at: { lte: '2026-01-15' } })).toEqual(at('lte', end));
     // in / not_in take days beside exact instants.
     expect(parseFilter(deals, { created_at: ['2026-01-15', '2026-01-20T10:00:00+01:00'] }))
-      .toEqual({ kind: 'or', nodes: [within, at('eq', '2026-01-20T09:00:00.000Z')] });
+      .toEqual({ kind: 'or', nodes: [within, at('in', ['2026-01-20T09:00:00.000Z'])] });
     expect(parseFilter(deals, { created_at: { not_in: ['2026-01-15'] } })).toEqual(outside);
     // An exact instant is compared as before; a date that is no day is refused, naming it.
     expect(parseFilter(deals, { created_at: { lte: '2026-01-15T00:00:00Z' } })).toEqual(at('lte', start));
