@@ -219,6 +219,8 @@ export class DumpChecker {
       throw err;
     }
     const row = input as DumpRow;
+    // A plan "none" was stored by GraphQL's setPlan before it meant no plan, as it does now on every path.
+    if (row.kind === 'workspace' && row.row.plan?.trim().toLowerCase() === 'none') row.row.plan = null;
     if (row.kind === 'workspace') this.#workspaceId = row.row.id;
     else if (row.row.workspace_id !== this.#workspaceId) {
       throw error(`row.workspace_id must be the dump's workspace ${JSON.stringify(this.#workspaceId)}`, { field: 'row.workspace_id' });

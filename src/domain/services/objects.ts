@@ -176,7 +176,7 @@ export class ObjectService {
    */
   private async assertTargetLives(slug: string, field: FieldDef): Promise<void> {
     const target = await this.find(field.config.target!);
-    if (target && target.created_at <= field.created_at) return;
+    if (target && !madeAfter(target, field)) return;
     const now = target ? `; the object type now called "${target.slug}" was created after it, so it is another type` : '';
     throw new CrmError('conflict', `${slug}.${field.slug} cannot be taken out of the archive: the object type "${field.config.target}" it references was deleted${now}`, {
       param: 'archived', rule: 'target_deleted', target: field.config.target,
@@ -235,7 +235,12 @@ function named(items: ReadonlyArray<{ name: string; id: string }>): string {
  * One saved before was made for an earlier type of that slug, since deleted (reports.run refuses it).
  */
 export function reportsOn(report: SavedReport, type: ObjectType): boolean {
-  return report.config.object_type === type.slug && report.created_at >= type.created_at;
+  return report.config.object_type === type.slug && !madeAfter(type, report);
+}
+
+/** Whether `a` was created after `b`, by instant: a loaded dump may spell its times otherwise than toISOString. */
+function madeAfter(a: { created_at: string }, b: { created_at: string }): boolean {
+  return Date.parse(a.created_at) > Date.parse(b.created_at);
 }
 
 /** Whether a report config names the field: as its metric, grouping or time field, or in a filter. */

@@ -921,7 +921,7 @@ ${requeue('OLD')}
     // GraphQL's setPlan stored "none" as a paid plan's name, which lifted a lapsed trial, where
     // the CLI read it as no plan. Every path now reads it so (planName); plans stored so are none.
     sql: `
-      UPDATE workspaces SET plan = NULL WHERE lower(trim(plan)) = 'none';
+      UPDATE workspaces SET plan = NULL WHERE lower(trim(plan, char(32, 9, 10, 11, 12, 13))) = 'none';
     `,
   },
 ]);

@@ -145,6 +145,17 @@ describe('sqlite dumpWorkspace / loadDump', () => {
       .toEqual([{ id: [first.record_id, idOf(dumped.find((row) => row.kind === 'record' && row.row.data['name'] === 'Two')!)!].sort()[0] }]);
   });
 
+  it('loads a workspace whose plan was stored as "none" with no plan, so its lapsed trial stays lapsed', async () => {
+    const a = await temp();
+    const { ws } = await toolsOn(a.store);
+    a.raw().prepare(`UPDATE workspaces SET plan = 'None', trial_ends_at = '2020-01-01T00:00:00.000Z' WHERE id = ?`).run(ws.id);
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    expect(dumped[0]).toMatchObject({ kind: 'workspace', row: { plan: 'None' } });
+    const b = await temp();
+    await b.store.loadDump(dumped);
+    expect(await b.store.getWorkspace(ws.id)).toMatchObject({ plan: null, trial_ends_at: '2020-01-01T00:00:00.000Z' });
+  });
+
   it('dumps from a snapshot: a write made while a dump is read is not in it, and stopping early releases the snapshot', async () => {
     const a = await temp();
     const { ws, call } = await toolsOn(a.store);

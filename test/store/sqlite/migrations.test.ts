@@ -77,7 +77,7 @@ describe('sqlite schema and connection', () => {
     const db = new Database(':memory:');
     applyMigrations(db, MIGRATIONS.filter((m) => m.name !== 'plan none is no plan'));
     const ws = db.prepare("INSERT INTO workspaces (id, name, plan, trial_ends_at, created_at, updated_at) VALUES (?, 'W', ?, NULL, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");
-    ws.run('ws_1', ' None ');
+    ws.run('ws_1', ' None\n');
     ws.run('ws_2', 'pro');
     ws.run('ws_3', null);
     applyMigrations(db);
