@@ -65,8 +65,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
-    await limiter.close().catch(() => undefined);
-    await store.close().catch(() => undefined);
+    await abandon(limiter, store);
     throw error;
   }
   // Only once the port is ours: a first start that cannot listen (the port taken) must not leave a
@@ -81,8 +80,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       server.close(() => resolve());
       server.closeAllConnections();
     });
-    await limiter.close().catch(() => undefined);
-    await store.close().catch(() => undefined);
+    await abandon(limiter, store);
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -115,3 +113,8 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   };
 }
 
+/** Closes what a start that failed had opened; the start's own error is the one to report. */
+async function abandon(limiter: RateLimiter, store: Store): Promise<void> {
+  await limiter.close().catch(() => undefined);
+  await store.close().catch(() => undefined);
+}

@@ -38,6 +38,15 @@ export function canWriteAll(actor: Actor): boolean {
   return actor.role === 'owner' || actor.role === 'admin';
 }
 
+/**
+ * Whether a plan as given or stored names no plan: blank, or `none` in any case (billing.get shows
+ * no plan so). GraphQL's setPlan once stored "none" as a paid plan's name; stores read it as none.
+ */
+export function meansNoPlan(plan: string | null | undefined): boolean {
+  const name = plan?.trim().toLowerCase() ?? '';
+  return name === '' || name === 'none';
+}
+
 /** True when the trial has ended and no plan is active (then every tool answers subscription_required). */
 export function subscriptionLapsed(actor: Pick<Actor, 'plan' | 'trial_ends_at'>, now = Date.now()): boolean {
   if (actor.plan) return false;

@@ -54,6 +54,11 @@ function resolveField(objectType: ObjectType, name: string, param: string, subje
   return { field: field.slug, system: false, shape: field };
 }
 
+/** A bare date `YYYY-MM-DD` naming a real day, which a timestamp field reads as that whole UTC day. */
+function isDay(value: unknown): value is string {
+  return typeof value === 'string' && isDateText(value);
+}
+
 function tooComplex(param: string, what: string): never {
   throw validationError(param, `${param} is too complex: ${what}`, { rule: 'too_complex', max_depth: MAX_FILTER_DEPTH, max_comparisons: MAX_FILTER_COMPARISONS });
 }
@@ -143,7 +148,7 @@ class FilterParser {
    * comparison's worth of the budget, however many nodes it takes. Null for anything else.
    */
   private day(target: Target, op: FilterOperator, value: unknown): FilterNode | null {
-    if (target.shape.type !== 'timestamp' || typeof value !== 'string' || !isDateText(value)) return null;
+    if (target.shape.type !== 'timestamp' || !isDay(value)) return null;
     this.count();
     return this.dayNode(target, op, value);
   }
@@ -176,8 +181,7 @@ class FilterParser {
    * one SQLite compound SELECT, past its limit of 500. Null otherwise.
    */
   private days(target: Target, op: 'in' | 'not_in', value: unknown, param: string): FilterNode | null {
-    if (target.shape.type !== 'timestamp' || !Array.isArray(value) || !value.some((v) => typeof v === 'string' && isDateText(v))) return null;
-    const isDay = (v: unknown): v is string => typeof v === 'string' && isDateText(v);
+    if (target.shape.type !== 'timestamp' || !Array.isArray(value) || !value.some(isDay)) return null;
     // The list's bounds and every value's own check first, as for any in / not_in.
     this.list(target, value.map((v) => (isDay(v) ? `${v}T00:00:00Z` : v)), param);
     const days = dedupe(value.filter(isDay));

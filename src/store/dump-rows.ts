@@ -1,3 +1,4 @@
+import { meansNoPlan } from '../domain/actor.ts';
 import { CrmError, type ErrorCode } from '../domain/errors.ts';
 import {
   CALL_STYLES, EVENT_ACTIONS, FIELD_TYPES, NOTE_FORMATS, NOTE_KINDS, RESOURCE_TYPES, ROLES, SCOPES, TASK_STATUSES,
@@ -219,8 +220,7 @@ export class DumpChecker {
       throw err;
     }
     const row = input as DumpRow;
-    // A plan "none" was stored by GraphQL's setPlan before it meant no plan, as it does now on every path.
-    if (row.kind === 'workspace' && row.row.plan?.trim().toLowerCase() === 'none') row.row.plan = null;
+    if (row.kind === 'workspace' && row.row.plan !== null && meansNoPlan(row.row.plan)) row.row.plan = null;
     if (row.kind === 'workspace') this.#workspaceId = row.row.id;
     else if (row.row.workspace_id !== this.#workspaceId) {
       throw error(`row.workspace_id must be the dump's workspace ${JSON.stringify(this.#workspaceId)}`, { field: 'row.workspace_id' });

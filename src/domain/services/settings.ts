@@ -1,5 +1,6 @@
 import type { Store } from '../store/port.ts';
 import { generateKey } from '../api-keys.ts';
+import { meansNoPlan } from '../actor.ts';
 import { CrmError, notFound, validationError } from '../errors.ts';
 import { dayOrTimestamp } from '../fields.ts';
 import { nearest } from '../suggest.ts';
@@ -124,8 +125,8 @@ const PLAN_MAX_LENGTH = 64;
  * billing.get and the console.
  */
 function planName(plan: string | null): string | null {
-  const name = plan?.trim() ?? '';
-  if (name === '' || name.toLowerCase() === 'none') return null;
+  if (meansNoPlan(plan)) return null;
+  const name = plan!.trim();
   if (name.length > PLAN_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
     throw validationError('plan', `plan must be a name of at most ${PLAN_MAX_LENGTH} characters without control characters`, { rule: 'format', max: PLAN_MAX_LENGTH });
   }

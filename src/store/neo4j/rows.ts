@@ -2,6 +2,7 @@ import type {
   ApiKey, CrmList, FieldConfig, FieldDef, FieldType, ListEntry, Note, NoteFormat, NoteKind, ObjectType, RecordData, Relation, Role,
   SavedView, Scope, StoredRecord, Task, TaskStatus, TimelineEvent, User, Workspace,
 } from '../../domain/types.ts';
+import { meansNoPlan } from '../../domain/actor.ts';
 import type { Row } from './connection.ts';
 
 /**
@@ -25,8 +26,8 @@ export function props(row: Row | undefined, column: string): Props | undefined {
 export function toWorkspace(p: Props): Workspace {
   const plan = strOrNull(p.plan);
   return {
-    // A plan "none" (any case) written before it meant no plan (SQLite's migration 33) is none.
-    id: str(p.id), name: str(p.name), plan: plan !== null && plan.trim().toLowerCase() === 'none' ? null : plan, trial_ends_at: strOrNull(p.trial_ends_at),
+    // As SQLite's migration 33 clears them.
+    id: str(p.id), name: str(p.name), plan: meansNoPlan(plan) ? null : plan, trial_ends_at: strOrNull(p.trial_ends_at),
     created_at: str(p.created_at), updated_at: str(p.updated_at),
   };
 }
