@@ -69,8 +69,9 @@ export function machine(): Machine {
     platform: `${process.platform} ${process.arch}`,
     commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
     // Tracked files only: an untracked file (a scratch script) runs only if a tracked one imports
-    // it, and that one would show as changed.
-    dirty: git('status', '--porcelain', '--untracked-files=no').length > 0,
+    // it, and that one would show as changed. Not the bench's own results: a quick run's new
+    // latest.* left uncommitted changes no code a full run after it measures.
+    dirty: git('status', '--porcelain', '--untracked-files=no', '--', ':(top)', ':(top,exclude)bench/results').length > 0,
   };
 }
 
