@@ -1,4 +1,5 @@
 import { meansNoPlan } from '../domain/actor.ts';
+import { checkStoredData, checkStoredField } from '../domain/fields.ts';
 import { CrmError, type ErrorCode } from '../domain/errors.ts';
 import {
   CALL_STYLES, EVENT_ACTIONS, FIELD_TYPES, NOTE_FORMATS, NOTE_KINDS, RESOURCE_TYPES, ROLES, SCOPES, TASK_STATUSES,
@@ -184,14 +185,29 @@ export function dumpRowError(
 }
 
 /**
+ * The object type a record belongs to, of the types of the dump with its slug (in dump order).
+ * Slugs are reused after a soft delete, and types sharing a slug were live one after another, so
+ * it is the newest of them created at or before the record (the first, should the clock have
+ * stepped back).
+ */
+export function typeOfRecord(types: readonly ObjectType[], record: StoredRecord): ObjectType {
+  const before = types.filter((type) => type.created_at <= record.created_at);
+  return before.length > 0 ? before.reduce((a, b) => (b.created_at >= a.created_at ? b : a)) : types[0]!;
+}
+
+/**
  * Follows a dump row by row: the first row is the one workspace, kinds come in DUMP_ORDER, every row
- * has its kind's exact shape and belongs to the workspace. Returns the checked row; throws a
+ * has its kind's exact shape and belongs to the workspace, and field definitions and the data of
+ * records and entries are what a store could hold (#follow). Returns the checked row; throws a
  * `validation_error` naming the row (`dumpRowError`) otherwise.
  */
 export class DumpChecker {
   #position = 0;
   #rank = 0;
   #workspaceId: string | null = null;
+  /** What records and entries are checked against: object types by slug in dump order, lists by id. */
+  readonly #types = new Map<string, ObjectType[]>();
+  readonly #lists = new Map<string, CrmList>();
 
   get workspaceId(): string | null {
     return this.#workspaceId;
@@ -225,6 +241,40 @@ export class DumpChecker {
     else if (row.row.workspace_id !== this.#workspaceId) {
       throw error(`row.workspace_id must be the dump's workspace ${JSON.stringify(this.#workspaceId)}`, { field: 'row.workspace_id' });
     }
+    try {
+      this.#follow(row);
+    } catch (err) {
+      if (err instanceof CrmError) throw error(err.message, { ...err.details, field: err.details?.param });
+      throw err;
+    }
     return row;
+  }
+
+  /**
+   * Checks the field definitions of object types and lists and keeps them, and checks a record's
+   * or entry's data against the ones it was written under: the values a load indexes are then values a write could have stored. A record
+   * of a type, or an entry of a list, that the dump does not hold is left to the loader to name.
+   */
+  #follow(row: DumpRow): void {
+    switch (row.kind) {
+      case 'object_type':
+        row.row.fields.forEach((field, i) => checkStoredField(field, `row.fields[${i}]`));
+        this.#types.set(row.row.slug, [...(this.#types.get(row.row.slug) ?? []), row.row]);
+        return;
+      case 'list':
+        row.row.fields.forEach((field, i) => checkStoredField(field, `row.fields[${i}]`));
+        this.#lists.set(row.row.id, row.row);
+        return;
+      case 'record': {
+        const types = this.#types.get(row.row.object_type_slug);
+        if (types) checkStoredData(typeOfRecord(types, row.row).fields, row.row.data, 'row.data', row.row.object_type_slug);
+        return;
+      }
+      case 'entry': {
+        const list = this.#lists.get(row.row.list_id);
+        if (list) checkStoredData(list.fields, row.row.data, 'row.data', `the list ${JSON.stringify(list.name)}`);
+        return;
+      }
+    }
   }
 }

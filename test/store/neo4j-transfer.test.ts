@@ -824,9 +824,11 @@ describe('loadDump on Neo4j', () => {
     expect(g.nodes).toEqual([]);
   });
 
-  it('names the rows SQLite names for a missing list, user or object type and a repeated record id', async () => {
+  it('names the rows SQLite names for a missing list, user or object type, a repeated record id and data its fields could not hold', async () => {
     const cases: Array<(rows: any[]) => void> = [
       (rows) => { rows.find((r) => r.kind === 'entry').row.list_id = 'lst_00000000000000000000000000'; },
+      (rows) => { rows.find((r) => r.kind === 'record' && r.row.data.name === 'Big').row.data.amount = '5000.5'; },
+      (rows) => { rows.find((r) => r.kind === 'entry').row.data.nope = 1; },
       (rows) => { rows.find((r) => r.kind === 'api_key').row.user_id = 'usr_00000000000000000000000000'; },
       (rows) => { rows.find((r) => r.kind === 'list').row.object_type_slug = 'nothing'; },
       (rows) => { const t = rows.find((r) => r.kind === 'task' && r.row.record_ids.length > 0).row; t.record_ids = [t.record_ids[0], t.record_ids[0]]; },

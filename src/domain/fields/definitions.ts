@@ -124,6 +124,36 @@ function validateConfig(type: FieldType, value: unknown, param: string, objectSl
   }
 }
 
+/**
+ * Checks a field definition a store holds (a dump's), whose shape is already known, for what the
+ * code reading its config relies on, where a key is given: `options` and the `retired_options` a
+ * patch derived are arrays of non-empty strings, `target` a non-empty string, `many` a boolean,
+ * `currency_code` a string, `max` a whole number from 1. Not today's rules for a new field (an
+ * option's length, the reserved slugs, which keys a type takes), which a definition made under
+ * earlier ones need not meet.
+ */
+export function checkStoredField(field: FieldDef, param: string): void {
+  const config = field.config as Record<string, unknown>;
+  const at = (key: string): string => joinParam(param, `config.${key}`);
+  for (const key of ['options', 'retired_options']) {
+    const value = config[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) throw typeError(at(key), 'an array of option strings', value);
+    value.forEach((option: unknown, i) => {
+      if (typeof option !== 'string' || option === '') throw typeError(`${at(key)}[${i}]`, 'a non-empty string', option);
+    });
+  }
+  const checks: Array<[key: string, expected: string, holds: (value: unknown) => boolean]> = [
+    ['target', 'the slug of an object type', (v) => typeof v === 'string' && v !== ''],
+    ['many', 'true or false', (v) => typeof v === 'boolean'],
+    ['currency_code', 'a currency code', (v) => typeof v === 'string'],
+    ['max', 'a whole number from 1', (v) => Number.isInteger(v) && (v as number) >= 1],
+  ];
+  for (const [key, expected, holds] of checks) {
+    if (config[key] !== undefined && !holds(config[key])) throw typeError(at(key), expected, config[key]);
+  }
+}
+
 function validateUnique(value: unknown, type: FieldType, param: string): boolean {
   const unique = value === undefined ? false : expectBoolean(value, param);
   if (unique && !UNIQUE_FIELD_TYPES.includes(type)) {

@@ -2,7 +2,7 @@ import { CrmError, validationError } from '../errors.ts';
 import type { FieldDef, ObjectType, RecordData } from '../types.ts';
 import type { FieldPatch, FieldRef, UniqueClaim } from '../store/port.ts';
 import { isPlainObject, suggestError, typeError } from './checks.ts';
-import { uniqueKey, validateFieldValue, type StoredValue } from './values.ts';
+import { storedValueProblem, uniqueKey, validateFieldValue, type StoredValue } from './values.ts';
 
 export interface ValidatedData {
   /** The full normalised data to store; keys without a value are omitted. */
@@ -241,6 +241,27 @@ export function validateRecordData(objectType: ObjectType, input: unknown, opts:
     .filter((t) => t.ids.length > 0);
 
   return { data, uniques: uniqueClaims(objectType, data), refs, refTargets, userRefs };
+}
+
+/**
+ * Checks data a store holds (a dumped record's or list entry's) against the fields it was written
+ * under, archived ones included: every key is one of `fields`, with a value (not null, "" or []),
+ * of the JSON type and stored form its field's values take (storedValueProblem). Only what the
+ * value index and the readers rely on: values written under earlier rules stay as they are, as
+ * every later write keeps them. Throws a validation_error naming `${param}.<slug>`; `owner` names
+ * what has the fields (an object type's slug, a list).
+ */
+export function checkStoredData(fields: readonly FieldDef[], data: RecordData, param: string, owner: string): void {
+  for (const [key, held] of Object.entries(data)) {
+    const at = `${param}.${key}`;
+    const field = fields.find((f) => f.slug === key);
+    if (!field) throw suggestError(at, `${at} is not a field of ${owner}`, 'unknown_field', key, fields.map((f) => f.slug));
+    if (held === null || held === '' || (Array.isArray(held) && held.length === 0)) {
+      throw validationError(at, `${at} is ${JSON.stringify(held)}, no value: stored data leaves such a key out`, { rule: 'type' });
+    }
+    const expected = storedValueProblem(field, held);
+    if (expected !== null) throw typeError(at, `${expected} (a ${field.type} field)`, held);
+  }
 }
 
 /** The record's name for lists and graphs: its `name` field, else the first text or email value, else ''. */

@@ -232,6 +232,41 @@ const SCALAR_CHECKS: { readonly [T in FieldType]: ScalarCheck } = {
   user: idOf('user', 'usr_ followed by 26 characters'),
 };
 
+/**
+ * What a stored scalar of each type must be for the value index and every reader of it: its JSON
+ * type, and for dates, timestamps and ids the one text form writes have always stored (dates and
+ * timestamps are indexed and ordered as text). Not today's write rules (a length, a magnitude, an
+ * email's shape, an option's membership): data written under earlier rules is kept by every later
+ * write, so a store may hold what a write would now refuse. Each entry is what the value must be.
+ */
+const STORED_SCALARS: { readonly [T in FieldType]: readonly [expected: string, holds: (value: unknown) => boolean] } = (() => {
+  const someText = ['a non-empty string', (v: unknown) => typeof v === 'string' && v !== ''] as const;
+  const aNumber = ['a number', (v: unknown) => typeof v === 'number' && Number.isFinite(v)] as const;
+  const anId = (kind: 'record' | 'user', example: string) => [`a ${kind} id (${example})`, (v: unknown) => typeof v === 'string' && isIdOf(kind, v)] as const;
+  return {
+    text: someText, email: someText, phone: someText, url: someText, select: someText, multi_select: someText, status: someText,
+    number: aNumber, currency: aNumber,
+    rating: ['a whole number', (v) => Number.isInteger(v)],
+    checkbox: ['true or false', (v) => typeof v === 'boolean'],
+    date: ['a date as YYYY-MM-DD', (v) => typeof v === 'string' && isDateText(v)],
+    timestamp: ['a UTC timestamp as stored, e.g. 2026-01-31T09:30:00.000Z', (v) => typeof v === 'string' && isoTimestamp(v) === v],
+    record_reference: anId('record', 'rec_ followed by 26 characters'),
+    user: anId('user', 'usr_ followed by 26 characters'),
+  };
+})();
+
+/**
+ * Why a value a store holds cannot be the field's (STORED_SCALARS; for a multi-valued field, a
+ * non-empty array of distinct such scalars), as what it must be; null when it can.
+ */
+export function storedValueProblem(field: FieldShape, value: unknown): string | null {
+  const [expected, holds] = STORED_SCALARS[field.type];
+  if (!isMultiValued(field)) return holds(value) ? null : expected;
+  const many = `a non-empty array of distinct values, each ${expected}`;
+  if (!Array.isArray(value) || value.length === 0 || !value.every(holds)) return many;
+  return new Set(value).size === value.length ? null : many;
+}
+
 /** True when the field stores an array: multi_select, and record_reference with `many`. */
 export function isMultiValued(field: FieldShape): boolean {
   return field.type === 'multi_select' || (field.type === 'record_reference' && field.config.many === true);

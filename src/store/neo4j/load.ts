@@ -1,7 +1,7 @@
 import { CrmError, validationError } from '../../domain/errors.ts';
 import { uniqueClaims } from '../../domain/fields.ts';
-import type { ObjectType, StoredRecord } from '../../domain/types.ts';
-import { DumpChecker, dumpRowError } from '../dump-rows.ts';
+import type { ObjectType } from '../../domain/types.ts';
+import { DumpChecker, dumpRowError, typeOfRecord } from '../dump-rows.ts';
 import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
 import { emailTaken, fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
@@ -96,16 +96,6 @@ function repeated(ids: readonly string[]): CrmError | undefined {
   if (twice < 0) return undefined;
   const path = `row.record_ids[${twice}]`;
   return validationError(path, `${path} repeats ${JSON.stringify(ids[twice])}`);
-}
-
-/**
- * The object type a record belongs to, as SQLite's load decides it: slugs are reused after a soft
- * delete, and types sharing a slug were live one after another, so it is the newest of them created
- * at or before the record (the first in the dump, should the clock have stepped back).
- */
-function typeOfRecord(types: readonly ObjectType[], record: StoredRecord): ObjectType {
-  const before = types.filter((type) => type.created_at <= record.created_at);
-  return before.length > 0 ? before.reduce((a, b) => (b.created_at >= a.created_at ? b : a)) : types[0]!;
 }
 
 /**

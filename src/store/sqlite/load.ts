@@ -4,7 +4,7 @@ import { uniqueClaims } from '../../domain/fields.ts';
 import type { ListEntry, ObjectType, StoredRecord } from '../../domain/types.ts';
 import type { DumpRow } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
-import { DumpChecker, dumpRowError } from '../dump-rows.ts';
+import { DumpChecker, dumpRowError, typeOfRecord } from '../dump-rows.ts';
 import { insertEntryRow } from './entries.ts';
 import { insertLinkRow, upsertClassification } from './graph.ts';
 import { translateError } from './errors.ts';
@@ -202,15 +202,11 @@ class Loader {
     }
   }
 
-  /**
-   * A record belongs to an object type with its slug. Slugs are reused after a soft delete, and
-   * types sharing a slug were live one after another, so it is the newest of them created at or
-   * before the record (the oldest, should the clock have stepped back).
-   */
+  /** The object type a record belongs to (typeOfRecord), with its pk. */
   #typeOf(record: StoredRecord): LoadedType {
     const types = this.#requireTypes(record.object_type_slug);
-    const before = types.filter(({ type }) => type.created_at <= record.created_at);
-    return before.length > 0 ? before.reduce((a, b) => (b.type.created_at >= a.type.created_at ? b : a)) : types[0]!;
+    const type = typeOfRecord(types.map((loaded) => loaded.type), record);
+    return types.find((loaded) => loaded.type === type)!;
   }
 
   /** The row and, when live, what a create derives: unique claims (if its type is live too) and the value and search index. */

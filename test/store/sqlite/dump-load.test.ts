@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CrmError } from '../../../src/domain/errors.ts';
 import { addUser, createKey, createWorkspace } from '../../../src/domain/services/settings.ts';
 import type { DumpRow } from '../../../src/domain/store/port-dump.ts';
 import type { Store } from '../../../src/domain/store/port.ts';
@@ -232,6 +233,109 @@ describe('sqlite dumpWorkspace / loadDump', () => {
     await expect(b.store.loadDump([])).rejects.toMatchObject({ code: 'validation_error' });
     expect(await b.store.listWorkspaces()).toEqual([]);
     expect(await b.store.loadDump(dumped)).toEqual({ rows: dumped.length });
+  });
+
+  it('checks record and entry data for the JSON type and stored form of their fields, keeping what earlier rules let in', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'tier', name: 'Tier', type: 'select', options: ['gold', 'silver'] } });
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'tags', name: 'Tags', type: 'multi_select', options: ['a', 'b'] } });
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'stars', name: 'Stars', type: 'rating', max: 5 } });
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'founded', name: 'Founded', type: 'date' } });
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'seen', name: 'Seen', type: 'timestamp' } });
+    const acme = await call('records.create', {
+      object_type_slug: 'companies',
+      data: { name: 'Acme', domain: 'acme.com', tier: 'silver', tags: ['a', 'b'], stars: 5, employee_count: 12, founded: '2020-01-31', seen: '2026-01-31T09:30:00Z' },
+    });
+    // Held values the fields no longer take: a retired option, a rating over the lowered max, an archived field's.
+    await call('objects.update_field', { slug: 'companies', field_slug: 'tier', options: ['gold'] });
+    await call('objects.update_field', { slug: 'companies', field_slug: 'stars', max: 3 });
+    await call('objects.update_field', { slug: 'companies', field_slug: 'tags', archived: true });
+    const list = await call('lists.create', { object_type_slug: 'companies', name: 'Targets', fields: [{ slug: 'rank', name: 'Rank', type: 'number' }] });
+    await call('lists.bulk_add_entry', { list_id: list.list_id, entries: [{ record_id: acme.record_id, data: { rank: 1 } }] });
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    const b = await temp();
+    const edited = (change: (data: Record<string, unknown>, row: any) => void, kind: 'record' | 'entry' = 'record') => {
+      const rows = structuredClone(dumped) as any[];
+      const at = rows.findIndex((r) => r.kind === kind && (kind === 'entry' || r.row.id === acme.record_id));
+      change(rows[at].row.data, rows[at].row);
+      return { rows, position: at + 1 };
+    };
+    const refused = async ({ rows, position }: { rows: any[]; position: number }, field: string, message: RegExp) => {
+      const error = await b.store.loadDump(rows).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CrmError);
+      expect((error as CrmError).toJSON()).toMatchObject({
+        code: 'validation_error', message: expect.stringMatching(message), details: expect.objectContaining({ row: position, param: field, field }),
+      });
+    };
+
+    await refused(edited((data) => { data['employee_count'] = '12'; }), 'row.data.employee_count',
+      new RegExp(`^dump row \\d+ \\(record ${acme.record_id}\\): row\\.data\\.employee_count must be a number \\(a number field\\), got string "12"$`));
+    await refused(edited((data) => { data['tiers'] = 'gold'; }), 'row.data.tiers', /row\.data\.tiers is not a field of companies; did you mean "tier"\?/);
+    await refused(edited((data) => { data['tier'] = 7; }), 'row.data.tier', /row\.data\.tier must be a non-empty string \(a select field\)/);
+    await refused(edited((data) => { data['tags'] = 'a'; }), 'row.data.tags', /row\.data\.tags must be a non-empty array of distinct values, each a non-empty string/);
+    await refused(edited((data) => { data['tags'] = ['a', 'a']; }), 'row.data.tags', /row\.data\.tags must be a non-empty array of distinct values/);
+    await refused(edited((data) => { data['stars'] = 2.5; }), 'row.data.stars', /row\.data\.stars must be a whole number/);
+    await refused(edited((data) => { data['founded'] = '2020-1-31'; }), 'row.data.founded', /row\.data\.founded must be a date as YYYY-MM-DD/);
+    // Timestamps are ordered as text: one not in the form writes store would sort out of place.
+    await refused(edited((data) => { data['seen'] = '2026-01-31T10:30:00+01:00'; }), 'row.data.seen', /row\.data\.seen must be a UTC timestamp as stored/);
+    await refused(edited((data) => { data['domain'] = null; }), 'row.data.domain', /row\.data\.domain is null, no value/);
+    await refused(edited((data) => { data['rank'] = 'first'; }, 'entry'), 'row.data.rank', /row\.data\.rank must be a number/);
+    await refused(edited((data) => { data['name'] = 'x'; }, 'entry'), 'row.data.name', /row\.data\.name is not a field of the list "Targets"/);
+    // A deleted record is checked too: records.restore indexes its data again.
+    await refused(edited((data, row) => { row.deleted_at = row.updated_at; data['tier'] = 7; }), 'row.data.tier', /row\.data\.tier must be a non-empty string/);
+    expect(await b.store.listWorkspaces()).toEqual([]);
+
+    // What earlier write rules let in loads as it is: an option dropped before options were kept
+    // as retired (or past the 500 kept), a number past today's bound, an email as it was typed.
+    const legacy = edited((data) => Object.assign(data, { tier: 'bronze', employee_count: 1e16, stars: 9, domain: 'ACME.com' })).rows;
+    expect(await b.store.loadDump(legacy)).toEqual({ rows: dumped.length });
+    expect((await b.store.getRecord(ws.id, acme.record_id))?.data).toMatchObject({ tier: 'bronze', employee_count: 1e16, stars: 9, domain: 'ACME.com', tags: ['a', 'b'] });
+    expect(text(await collect(b.store.dumpWorkspace(ws.id)))).toBe(text(legacy));
+  });
+
+  it('checks the config of stored field definitions for the types its readers rely on, not today\'s rules for new fields', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    await call('objects.add_field', { slug: 'companies', field: { slug: 'tier', name: 'Tier', type: 'select', options: ['gold', 'silver'] } });
+    await call('objects.update_field', { slug: 'companies', field_slug: 'tier', options: ['gold'] });
+    await call('lists.create', { object_type_slug: 'companies', name: 'Targets', fields: [{ slug: 'stars', name: 'Stars', type: 'rating' }] });
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    expect(dumped.find((r) => r.kind === 'object_type' && r.row.slug === 'companies')!.row).toMatchObject({
+      fields: expect.arrayContaining([expect.objectContaining({ slug: 'tier', config: { options: ['gold'], retired_options: ['silver'] } })]),
+    });
+    const b = await temp();
+    const edited = (kind: 'object_type' | 'list', slug: string, change: (field: any) => void) => {
+      const rows = structuredClone(dumped) as any[];
+      const at = rows.findIndex((r) => r.kind === kind && r.row.fields.some((f: any) => f.slug === slug));
+      const index = rows[at].row.fields.findIndex((f: any) => f.slug === slug);
+      change(rows[at].row.fields[index]);
+      return { rows, at, index };
+    };
+    const refused = async (kind: 'object_type' | 'list', slug: string, change: (field: any) => void, message: RegExp) => {
+      const { rows, at, index } = edited(kind, slug, change);
+      const error = await b.store.loadDump(rows).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CrmError);
+      const prefix = `row\\.fields\\[${index}\\]\\.config\\.`;
+      expect((error as CrmError).toJSON()).toMatchObject({
+        code: 'validation_error', message: expect.stringMatching(new RegExp(`^dump row ${at + 1} \\(${kind} \\w+\\): ${prefix}${message.source}`)),
+        details: expect.objectContaining({ row: at + 1, field: expect.stringMatching(new RegExp(`^${prefix}`)) }),
+      });
+    };
+
+    await refused('object_type', 'tier', (f) => { f.config.options = 'gold'; }, /options must be an array of option strings/);
+    await refused('object_type', 'tier', (f) => { f.config.options = ['gold', 3]; }, /options\[1\] must be a non-empty string/);
+    await refused('object_type', 'tier', (f) => { f.config.retired_options = 'silver'; }, /retired_options must be an array of option strings/);
+    await refused('object_type', 'company', (f) => { f.config.many = 'no'; }, /many must be true or false/);
+    await refused('object_type', 'company', (f) => { f.config.target = 5; }, /target must be the slug of an object type/);
+    await refused('object_type', 'amount', (f) => { f.config.currency_code = 840; }, /currency_code must be a currency code/);
+    await refused('list', 'stars', (f) => { f.config.max = 0; }, /max must be a whole number from 1/);
+    expect(await b.store.listWorkspaces()).toEqual([]);
+
+    // Definitions made under earlier rules load: an option longer than today's 200 characters,
+    // unique on a select, a config key of another type.
+    const { rows } = edited('object_type', 'tier', (f) => Object.assign(f, { unique: true, config: { ...f.config, options: ['gold', 'g'.repeat(300)], max: 3 } }));
+    expect(await b.store.loadDump(rows)).toEqual({ rows: dumped.length });
   });
 
   it('reports an unknown workspace as not_found', async () => {
