@@ -196,6 +196,25 @@ export function typeOfRecord(types: readonly ObjectType[], record: StoredRecord)
 }
 
 /**
+ * The record ids a record's data refers to (its record_reference fields' values, archived fields
+ * included), each with its path in the row. Every one must be a record of the dump: a store
+ * rewrites a record's field edges from its data on every write, and an update of any field of a
+ * record referring to no record was refused with not_found, so the record could not be changed.
+ * A record may refer to one later in the dump (it was changed after that one was made), so the
+ * loaders check these once the dump's records are all in.
+ */
+export function referencesOf(fields: readonly FieldDef[], data: StoredRecord['data']): Array<{ path: string; id: string }> {
+  const found: Array<{ path: string; id: string }> = [];
+  for (const field of fields) {
+    if (field.type !== 'record_reference') continue;
+    const value = data[field.slug];
+    if (typeof value === 'string') found.push({ path: `row.data.${field.slug}`, id: value });
+    else if (Array.isArray(value)) value.forEach((id, i) => typeof id === 'string' && found.push({ path: `row.data.${field.slug}[${i}]`, id }));
+  }
+  return found;
+}
+
+/**
  * Follows a dump row by row: the first row is the one workspace, kinds come in DUMP_ORDER, every row
  * has its kind's exact shape and belongs to the workspace, and field definitions and the data of
  * records and entries are what a store could hold (#follow). Returns the checked row; throws a

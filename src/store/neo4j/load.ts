@@ -1,7 +1,7 @@
 import { CrmError, validationError } from '../../domain/errors.ts';
 import { uniqueClaims } from '../../domain/fields.ts';
 import type { ObjectType } from '../../domain/types.ts';
-import { DumpChecker, dumpRowError, typeOfRecord } from '../dump-rows.ts';
+import { DumpChecker, dumpRowError, referencesOf, typeOfRecord } from '../dump-rows.ts';
 import type { DumpKind, DumpRow } from '../../domain/store/port-dump.ts';
 import { emailTaken, fieldSlugTaken, objectSlugTaken } from './conflicts.ts';
 import type { Connection, Tx } from './connection.ts';
@@ -118,6 +118,8 @@ class Import {
   readonly #seq = new Map<DumpKind, number>();
   /** Entries given to each list so far: their `seq`, and the list's `entry_seq`. */
   readonly #entrySeq = new Map<string, number>();
+  /** References to records not in the database nor in its batch when their record was written: checked once the records are all in. */
+  #pending: Array<{ placed: Placed<'record'>; path: string; id: string }> = [];
 
   constructor(private readonly conn: Connection) {}
 
@@ -138,6 +140,7 @@ class Import {
 
   /** Writes a batch of rows of one kind, after checking what they refer to; the first failing row is named. */
   async write(kind: DumpKind, batch: readonly Placed[]): Promise<void> {
+    if (kind !== 'record') await this.settleReferences();
     const plan = this.#plan(kind, batch);
     await this.conn.write(async (tx) => {
       const problem = plan.check ? await plan.check(tx) : undefined;
@@ -147,8 +150,25 @@ class Import {
     plan.commit?.();
   }
 
+  /**
+   * Refuses the first record (in dump order) whose data refers to a record the dump does not hold,
+   * once every record is in: before the first batch that is not of records, and before finish.
+   */
+  async settleReferences(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    const missing = await this.conn.read((tx) => this.#missing(tx, pending.map(({ id }) => id)));
+    const first = pending.findIndex((_ref, i) => missing.has(i));
+    if (first >= 0) {
+      const { placed, path, id } = pending[first]!;
+      throw at({ placed, error: notInDump(path, 'record', id) }, 'record');
+    }
+    this.#pending = [];
+  }
+
   /** The last write: the workspace becomes visible, whole. */
   async finish(): Promise<void> {
+    await this.settleReferences();
     await this.conn.write((tx) => tx.rows(bind(Q.FINISH_LOAD, { id: this.workspaceId })));
   }
 
@@ -312,7 +332,22 @@ class Import {
     });
     const writes = [this.#rows(Q.LOAD_RECORDS, rows)];
     if (claims.length > 0) writes.push(bind(Q.LOAD_CLAIMS, { workspace_id: this.workspaceId, claims }));
-    return { writes };
+    // References to records neither written before nor in this batch wait for the rest of the records (settleReferences).
+    const inBatch = new Set(batch.map(({ row }) => row.id));
+    const references = batch.flatMap((placed) => referencesOf(typeOfRecord(this.#types.get(placed.row.object_type_slug)!, placed.row).fields, placed.row.data)
+      .filter(({ id }) => !inBatch.has(id)).map((ref) => ({ placed, ...ref })));
+    let later: typeof references = [];
+    return {
+      check: async (tx) => {
+        const missing = await this.#missing(tx, references.map(({ id }) => id));
+        later = references.filter((_ref, i) => missing.has(i));
+        return undefined;
+      },
+      writes,
+      commit: () => {
+        this.#pending.push(...later);
+      },
+    };
   }
 
   /** The positions in `ids` that are no record of the workspace. */

@@ -4,7 +4,7 @@ import { uniqueClaims } from '../../domain/fields.ts';
 import type { ListEntry, ObjectType, StoredRecord } from '../../domain/types.ts';
 import type { DumpRow } from '../../domain/store/port-dump.ts';
 import type { Connection } from './connection.ts';
-import { DumpChecker, dumpRowError, typeOfRecord } from '../dump-rows.ts';
+import { DumpChecker, dumpRowError, referencesOf, typeOfRecord } from '../dump-rows.ts';
 import { insertEntryRow } from './entries.ts';
 import { insertLinkRow, upsertClassification } from './graph.ts';
 import { translateError } from './errors.ts';
@@ -80,9 +80,11 @@ export function loadMethods(c: Connection) {
             for (let after = 0, read = page.all(after); read.length > 0; after = read.at(-1)!.seq, read = page.all(after)) {
               for (const { seq, kind, row } of read) {
                 const dumped = { kind, row: JSON.parse(row) } as DumpRow;
-                atRow(seq, dumped, () => loader.load(dumped));
+                if (kind !== 'record') loader.settleReferences();
+                atRow(seq, dumped, () => loader.load(dumped, seq));
               }
             }
+            loader.settleReferences();
             loader.finish();
           });
         });
@@ -142,7 +144,11 @@ class Loader {
 
   constructor(private readonly c: Connection, private readonly workspaceId: string) {}
 
-  load(dumped: DumpRow): void {
+  /** References to records not (yet) loaded when their record was: checked once the records are all in. */
+  #pending: Array<{ position: number; recordId: string; path: string; id: string }> = [];
+
+  /** Writes one row; `position` is its place in the dump (1-based), which names it in an error. */
+  load(dumped: DumpRow, position: number): void {
     const c = this.c;
     switch (dumped.kind) {
       case 'workspace':
@@ -160,7 +166,7 @@ class Loader {
         return;
       }
       case 'record':
-        return this.#record(dumped.row);
+        return this.#record(dumped.row, position);
       case 'relation':
         this.#requireRecord('row.from_id', dumped.row.from_id);
         this.#requireRecord('row.to_id', dumped.row.to_id);
@@ -210,13 +216,33 @@ class Loader {
   }
 
   /** The row and, when live, what a create derives: unique claims (if its type is live too) and the value and search index. */
-  #record(record: StoredRecord): void {
+  #record(record: StoredRecord, position: number): void {
     const { pk, type } = this.#typeOf(record);
     const written = insertRecordRow(this.c, pk, record);
+    for (const { path, id } of referencesOf(type.fields, record.data)) {
+      if (!this.#holdsRecord(id)) this.#pending.push({ position, recordId: record.id, path, id });
+    }
     if (record.deleted_at !== null) return;
     if (type.deleted_at === null) claimUniques(this.c, written, uniqueClaims(type, record.data), { ifFree: true });
     this.#unindexed.push({ record: written, data: record.data });
     if (this.#unindexed.length >= INDEX_BATCH) this.#index();
+  }
+
+  /**
+   * Refuses the first record (in dump order) whose data refers to a record the dump does not hold,
+   * once every record is in: called before each row that is not a record, and after the last row.
+   */
+  settleReferences(): void {
+    for (const { position, recordId, path, id } of this.#pending) {
+      if (this.#holdsRecord(id)) continue;
+      const error = missing(path, 'record', id);
+      throw dumpRowError(position, { kind: 'record', row: { id: recordId } }, error.message, { ...error.details });
+    }
+    this.#pending = [];
+  }
+
+  #holdsRecord(id: string): boolean {
+    return this.c.get('SELECT 1 FROM records WHERE id = ? AND workspace_id = ?', id, this.workspaceId) !== undefined;
   }
 
   /** Writes what the rows loaded so far still owe; called once after the last row, in the same transaction. */

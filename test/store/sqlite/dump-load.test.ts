@@ -196,7 +196,10 @@ describe('sqlite dumpWorkspace / loadDump', () => {
     const { ws, call } = await toolsOn(a.store);
     const acme = await call('records.create', { object_type_slug: 'companies', data: { name: 'Acme' } });
     await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ada', company: acme.record_id } });
-    const dumped = (await collect(a.store.dumpWorkspace(ws.id))).filter((row) => idOf(row) !== acme.record_id);
+    // Ada's data no longer names Acme either (that is refused at her own row: the next test), so
+    // the relation row is the first to name the missing record.
+    const dumped = (await collect(a.store.dumpWorkspace(ws.id))).filter((row) => idOf(row) !== acme.record_id)
+      .map((row) => (row.kind === 'record' && row.row.data['company'] === acme.record_id ? { ...row, row: { ...row.row, data: { name: 'Ada' } } } : row));
     const position = dumped.findIndex((row) => row.kind === 'relation') + 1;
     const b = await temp();
     await expect(b.store.loadDump(dumped)).rejects.toMatchObject({
@@ -206,6 +209,38 @@ describe('sqlite dumpWorkspace / loadDump', () => {
     });
     expect(await b.store.listWorkspaces()).toEqual([]);
     expect(b.raw().prepare('SELECT COUNT(*) AS n FROM records').get()).toEqual({ n: 0 });
+  });
+
+  it('refuses a record whose data refers to a record the dump does not hold, and loads one that refers to a later record', async () => {
+    const a = await temp();
+    const { ws, call } = await toolsOn(a.store);
+    const acme = await call('records.create', { object_type_slug: 'companies', data: { name: 'Acme' } });
+    const ada = await call('records.create', { object_type_slug: 'contacts', data: { name: 'Ada', company: acme.record_id } });
+    const deal = await call('records.create', { object_type_slug: 'deals', data: { name: 'Big', contacts: [ada.record_id] } });
+    // Ada refers to a company made after her: her row comes before its row in the dump.
+    const later = await call('records.create', { object_type_slug: 'companies', data: { name: 'Later' } });
+    await call('records.update', { record_id: ada.record_id, data: { company: later.record_id } });
+    const dumped = await collect(a.store.dumpWorkspace(ws.id));
+    const positionOf = (id: string) => dumped.findIndex((r) => r.kind === 'record' && r.row.id === id) + 1;
+    expect(positionOf(ada.record_id)).toBeLessThan(positionOf(later.record_id));
+    const b = await temp();
+    const nowhere = 'rec_00000000000000000000000000';
+    const broken = (id: string, change: (data: any) => void) => {
+      const rows = structuredClone(dumped) as any[];
+      change(rows.find((r) => r.kind === 'record' && r.row.id === id).row.data);
+      return b.store.loadDump(rows).then(() => null, (e: unknown) => e);
+    };
+    expect(((await broken(ada.record_id, (data) => { data.company = nowhere; })) as CrmError).toJSON()).toEqual({
+      code: 'validation_error',
+      message: `dump row ${positionOf(ada.record_id)} (record ${ada.record_id}): row.data.company names the record "${nowhere}", which is not in the dump`,
+      details: { param: 'row.data.company', row: positionOf(ada.record_id), kind: 'record', id: nowhere, field: 'row.data.company', resource: 'record' },
+    });
+    expect(((await broken(deal.record_id, (data) => { data.contacts = [ada.record_id, nowhere]; })) as CrmError).toJSON()).toMatchObject({
+      message: expect.stringContaining(`dump row ${positionOf(deal.record_id)} (record ${deal.record_id}): row.data.contacts[1] names the record`),
+    });
+    expect(await b.store.listWorkspaces()).toEqual([]);
+    expect(await b.store.loadDump(dumped)).toEqual({ rows: dumped.length });
+    expect((await b.store.getRecord(ws.id, ada.record_id))?.data).toMatchObject({ company: later.record_id });
   });
 
   it('checks the shape and order of rows before writing anything', async () => {
