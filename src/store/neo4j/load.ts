@@ -318,8 +318,9 @@ class Import {
       return types instanceof CrmError ? types : undefined;
     });
     const claims: Array<{ object_type_id: string; field: string; value: string; record_id: string }> = [];
-    const rows = batch.map(({ row }) => {
-      const type = typeOfRecord(this.#types.get(row.object_type_slug)!, row);
+    const types = batch.map(({ row }) => typeOfRecord(this.#types.get(row.object_type_slug)!, row));
+    const rows = batch.map(({ row }, i) => {
+      const type = types[i]!;
       const live = row.deleted_at === null;
       if (live && type.deleted_at === null) {
         const distinct = new Map(uniqueClaims(type, row.data).map((claim) => [`${claim.field}\u0000${claim.value}`, claim]));
@@ -334,7 +335,7 @@ class Import {
     if (claims.length > 0) writes.push(bind(Q.LOAD_CLAIMS, { workspace_id: this.workspaceId, claims }));
     // References to records neither written before nor in this batch wait for the rest of the records (settleReferences).
     const inBatch = new Set(batch.map(({ row }) => row.id));
-    const references = batch.flatMap((placed) => referencesOf(typeOfRecord(this.#types.get(placed.row.object_type_slug)!, placed.row).fields, placed.row.data)
+    const references = batch.flatMap((placed, i) => referencesOf(types[i]!.fields, placed.row.data)
       .filter(({ id }) => !inBatch.has(id)).map((ref) => ({ placed, ...ref })));
     let later: typeof references = [];
     return {

@@ -242,7 +242,7 @@ class Loader {
   }
 
   #holdsRecord(id: string): boolean {
-    return this.c.get('SELECT 1 FROM records WHERE id = ? AND workspace_id = ?', id, this.workspaceId) !== undefined;
+    return this.#slugOf(id) !== undefined;
   }
 
   /** Writes what the rows loaded so far still owe; called once after the last row, in the same transaction. */
@@ -287,9 +287,14 @@ class Loader {
 
   /** The record's object type; `missing` when the dump has no such record before this row. */
   #requireRecord(path: string, recordId: string): string {
-    const row = this.c.get<{ object_type_slug: string }>('SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', recordId, this.workspaceId);
-    if (!row) throw missing(path, 'record', recordId);
-    return row.object_type_slug;
+    const slug = this.#slugOf(recordId);
+    if (slug === undefined) throw missing(path, 'record', recordId);
+    return slug;
+  }
+
+  /** The object type slug of a record loaded so far, or undefined. */
+  #slugOf(recordId: string): string | undefined {
+    return this.c.get<{ object_type_slug: string }>('SELECT object_type_slug FROM records WHERE id = ? AND workspace_id = ?', recordId, this.workspaceId)?.object_type_slug;
   }
 }
 
