@@ -11,7 +11,7 @@ import { translateNeo4jError } from '../../src/store/neo4j/errors.ts';
 import { loadMethods } from '../../src/store/neo4j/load.ts';
 import { registeredStatements, type BuiltStatement } from '../../src/store/neo4j/statement.ts';
 import '../../src/store/neo4j/index.ts';
-import type { DumpRow } from '../../src/domain/store/port-dump.ts';
+import { DUMP_ORDER, type DumpRow } from '../../src/domain/store/port-dump.ts';
 import type { Store } from '../../src/domain/store/port.ts';
 import { createSqliteStore } from '../../src/store/sqlite/index.ts';
 import { canonicalJson } from '../../src/store/transfer.ts';
@@ -871,6 +871,45 @@ describe('loadDump on Neo4j', () => {
       expect((await failure(neo4j(g, { batch }).loadDump(rows))).toJSON()).toEqual(expected.toJSON());
       expect(g.nodes).toEqual([]);
     }
+  });
+
+  it('names the record whose data refers to a record taken out of the dump, before the relation row that names it too, as SQLite does', async () => {
+    const acme = rowsOf(source, 'record').find((r) => r.data['name'] === 'Acme Café')!;
+    const cases: Array<{ rows: DumpRow[]; ends: string }> = [
+      // The records are checked before the first row of another kind: the relation rows naming Acme come after.
+      { rows: source.filter((row) => !(row.kind === 'record' && row.row.id === acme.id)), ends: 'whole' },
+      // A dump that ends with its records is checked at its end.
+      { rows: source.filter((row) => DUMP_ORDER.indexOf(row.kind) <= DUMP_ORDER.indexOf('record') && !(row.kind === 'record' && row.row.id === acme.id)), ends: 'records' },
+    ];
+    for (const { rows } of cases) {
+      const sqlite = createSqliteStore({ path: ':memory:' });
+      await sqlite.init();
+      const expected = await failure(sqlite.loadDump(rows)).finally(() => sqlite.close());
+      const first = rows.find((row) => row.kind === 'record' && Object.values(row.row.data).flat().includes(acme.id))!;
+      expect(expected.message).toMatch(new RegExp(`^dump row \\d+ \\(record ${(first.row as { id: string }).id}\\): row\\.data\\.\\w+(\\[\\d+\\])? names the record "${acme.id}", which is not in the dump$`));
+      for (const batch of [1, 3, 1000]) {
+        const g = new Graph();
+        expect((await failure(neo4j(g, { batch }).loadDump(rows))).toJSON()).toEqual(expected.toJSON());
+        expect(g.nodes).toEqual([]);
+      }
+    }
+  });
+
+  it('keeps only what names a forward reference, and checks them in reads of at most 1,000 ids', async () => {
+    const rows = structuredClone(source) as any[];
+    const at = rows.findIndex((r) => r.kind === 'record');
+    const template = rows.find((r) => r.kind === 'record' && r.row.data.name === 'Bob');
+    const gone = rows.find((r) => r.kind === 'record' && r.row.data.name === 'Gone');
+    // 2,500 contacts before every other record, each naming a company that comes after them.
+    const extra = Array.from({ length: 2500 }, (_, i) => ({
+      kind: 'record', row: { ...structuredClone(template.row), id: `rec_01AAAAAAAAAAAAAAAAAAAA${String(i).padStart(4, '0')}`, data: { name: `C${i}`, company: gone.row.id } },
+    }));
+    rows.splice(at, 0, ...extra);
+    const g = new Graph();
+    expect(await neo4j(g, { batch: 1000 }).loadDump(rows)).toEqual({ rows: rows.length });
+    const settles = g.sent.filter((s) => s.name === 'missingRecordsForLoad' && !s.write);
+    // The first two batches' 2,000 wait (the third batch holds the company, so its 500 do not).
+    expect(settles.map((s) => (s.params.ids as string[]).length)).toEqual([1000, 1000]);
   });
 
   it('names the row whose id another workspace holds, and erases only its own workspace', async () => {

@@ -118,8 +118,11 @@ class Import {
   readonly #seq = new Map<DumpKind, number>();
   /** Entries given to each list so far: their `seq`, and the list's `entry_seq`. */
   readonly #entrySeq = new Map<string, number>();
-  /** References to records not in the database nor in its batch when their record was written: checked once the records are all in. */
-  #pending: Array<{ placed: Placed<'record'>; path: string; id: string }> = [];
+  /**
+   * References to records not in the database nor in its batch when their record was written:
+   * checked once the records are all in. Only what names the reference is kept (not the row).
+   */
+  #pending: Array<{ position: number; recordId: string; path: string; id: string }> = [];
 
   constructor(private readonly conn: Connection) {}
 
@@ -155,13 +158,14 @@ class Import {
    * once every record is in: before the first batch that is not of records, and before finish.
    */
   async settleReferences(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const pending = this.#pending;
-    const missing = await this.conn.read((tx) => this.#missing(tx, pending.map(({ id }) => id)));
-    const first = pending.findIndex((_ref, i) => missing.has(i));
-    if (first >= 0) {
-      const { placed, path, id } = pending[first]!;
-      throw at({ placed, error: notInDump(path, 'record', id) }, 'record');
+    for (let from = 0; from < this.#pending.length; from += LOAD_BATCH) {
+      const chunk = this.#pending.slice(from, from + LOAD_BATCH);
+      const missing = await this.conn.read((tx) => this.#missing(tx, chunk.map(({ id }) => id)));
+      const first = chunk.findIndex((_ref, i) => missing.has(i));
+      if (first < 0) continue;
+      const { position, recordId, path, id } = chunk[first]!;
+      const error = notInDump(path, 'record', id);
+      throw dumpRowError(position, { kind: 'record', row: { id: recordId } }, error.message, { ...error.details }, error.code);
     }
     this.#pending = [];
   }
@@ -336,7 +340,7 @@ class Import {
     // References to records neither written before nor in this batch wait for the rest of the records (settleReferences).
     const inBatch = new Set(batch.map(({ row }) => row.id));
     const references = batch.flatMap((placed, i) => referencesOf(types[i]!.fields, placed.row.data)
-      .filter(({ id }) => !inBatch.has(id)).map((ref) => ({ placed, ...ref })));
+      .filter(({ id }) => !inBatch.has(id)).map(({ path, id }) => ({ position: placed.position, recordId: placed.row.id, path, id })));
     let later: typeof references = [];
     return {
       check: async (tx) => {

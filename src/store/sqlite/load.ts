@@ -49,8 +49,10 @@ export function loadMethods(c: Connection) {
   return {
     async loadDump(rows: AsyncIterable<DumpRow> | Iterable<DumpRow>): Promise<{ rows: number }> {
       const staged = `temp.dump_load_${++loads}`;
+      const forward = `temp.dump_references_${loads}`;
       try {
         c.db.exec(`CREATE TABLE ${staged} (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, row TEXT NOT NULL)`);
+        c.db.exec(`CREATE TABLE ${forward} (seq INTEGER NOT NULL, record_id TEXT NOT NULL, path TEXT NOT NULL, target TEXT NOT NULL)`);
         const insert = c.db.prepare<[string, string]>(`INSERT INTO ${staged} (kind, row) VALUES (?, ?)`);
         const stage = c.db.transaction((batch: DumpRow[]) => {
           for (const row of batch) insert.run(row.kind, JSON.stringify(row.row));
@@ -72,7 +74,7 @@ export function loadMethods(c: Connection) {
         c.holdIfAsked();
         c.tx(() => {
           refuseExisting(c, workspaceId);
-          const loader = new Loader(c, workspaceId);
+          const loader = new Loader(c, workspaceId, forward);
           const page = c.db.prepare<[number], { seq: number; kind: DumpRow['kind']; row: string }>(
             `SELECT seq, kind, row FROM ${staged} WHERE seq > ? ORDER BY seq LIMIT ${PAGE}`,
           );
@@ -98,6 +100,7 @@ export function loadMethods(c: Connection) {
       } finally {
         try {
           c.db.exec(`DROP TABLE IF EXISTS ${staged}`);
+          c.db.exec(`DROP TABLE IF EXISTS ${forward}`);
         } catch {
           // The connection was closed meanwhile: its TEMP tables went with it.
         }
@@ -142,10 +145,16 @@ class Loader {
   /** Live records whose value and search rows are still to be written, a batch at a time (INDEX_BATCH). */
   #unindexed: IndexItem[] = [];
 
-  constructor(private readonly c: Connection, private readonly workspaceId: string) {}
+  /**
+   * `forward` is a TEMP table for the references to records not (yet) loaded when their record
+   * was, checked once the records are all in: kept out of memory, as a dump's records may all
+   * refer forward.
+   */
+  constructor(private readonly c: Connection, private readonly workspaceId: string, private readonly forward: string) {}
 
-  /** References to records not (yet) loaded when their record was: checked once the records are all in. */
-  #pending: Array<{ position: number; recordId: string; path: string; id: string }> = [];
+  /** Whether `forward` holds references not yet checked. */
+  #forwardHeld = false;
+
 
   /** Writes one row; `position` is its place in the dump (1-based), which names it in an error. */
   load(dumped: DumpRow, position: number): void {
@@ -220,7 +229,9 @@ class Loader {
     const { pk, type } = this.#typeOf(record);
     const written = insertRecordRow(this.c, pk, record);
     for (const { path, id } of referencesOf(type.fields, record.data)) {
-      if (!this.#holdsRecord(id)) this.#pending.push({ position, recordId: record.id, path, id });
+      if (this.#slugOf(id) !== undefined) continue;
+      this.c.run(`INSERT INTO ${this.forward} (seq, record_id, path, target) VALUES (?, ?, ?, ?)`, position, record.id, path, id);
+      this.#forwardHeld = true;
     }
     if (record.deleted_at !== null) return;
     if (type.deleted_at === null) claimUniques(this.c, written, uniqueClaims(type, record.data), { ifFree: true });
@@ -233,16 +244,18 @@ class Loader {
    * once every record is in: called before each row that is not a record, and after the last row.
    */
   settleReferences(): void {
-    for (const { position, recordId, path, id } of this.#pending) {
-      if (this.#holdsRecord(id)) continue;
-      const error = missing(path, 'record', id);
-      throw dumpRowError(position, { kind: 'record', row: { id: recordId } }, error.message, { ...error.details });
+    if (!this.#forwardHeld) return;
+    const dangling = this.c.get<{ seq: number; record_id: string; path: string; target: string }>(
+      `SELECT f.seq, f.record_id, f.path, f.target FROM ${this.forward} f
+       WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = f.target AND r.workspace_id = ?) ORDER BY f.rowid LIMIT 1`,
+      this.workspaceId,
+    );
+    if (dangling) {
+      const error = missing(dangling.path, 'record', dangling.target);
+      throw dumpRowError(dangling.seq, { kind: 'record', row: { id: dangling.record_id } }, error.message, { ...error.details });
     }
-    this.#pending = [];
-  }
-
-  #holdsRecord(id: string): boolean {
-    return this.#slugOf(id) !== undefined;
+    this.c.run(`DELETE FROM ${this.forward}`);
+    this.#forwardHeld = false;
   }
 
   /** Writes what the rows loaded so far still owe; called once after the last row, in the same transaction. */
