@@ -42,7 +42,9 @@ function refuseExisting(c: Connection, workspaceId: string): void {
  * Loading a dump, in two phases so that it is all or nothing without holding a transaction across
  * awaits (other calls on this connection would run inside it): the rows are checked (../dump-rows.ts)
  * and staged in a TEMP table as they arrive, then written in one synchronous transaction that
- * reads the staged rows back in pages. Memory stays bounded at any size; the main database is not
+ * reads the staged rows back in pages, so the JavaScript heap stays bounded at any size. The
+ * connection keeps TEMP tables in memory (`temp_store = MEMORY`), so the staged rows take about
+ * the dump's size in SQLite's memory for the length of the load. The main database is not
  * touched until every row has arrived and passed its check.
  */
 export function loadMethods(c: Connection) {
@@ -147,8 +149,8 @@ class Loader {
 
   /**
    * `forward` is a TEMP table for the references to records not (yet) loaded when their record
-   * was, checked once the records are all in: kept out of memory, as a dump's records may all
-   * refer forward.
+   * was, checked once the records are all in: off the JavaScript heap like the staged rows, as a
+   * dump's records may all refer forward (a row of it is a small part of its record's staged row).
    */
   constructor(private readonly c: Connection, private readonly workspaceId: string, private readonly forward: string) {}
 
