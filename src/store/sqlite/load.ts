@@ -152,7 +152,17 @@ class Loader {
    * was, checked once the records are all in: off the JavaScript heap like the staged rows, as a
    * dump's records may all refer forward (a row of it is a small part of its record's staged row).
    */
-  constructor(private readonly c: Connection, private readonly workspaceId: string, private readonly forward: string) {}
+  constructor(private readonly c: Connection, private readonly workspaceId: string, forward: string) {
+    // Prepared here, not through the connection's statement cache: the table is this load's alone.
+    this.#holdForward = c.db.prepare(`INSERT INTO ${forward} (seq, record_id, path, target) VALUES (?, ?, ?, ?)`);
+    this.#danglingForward = c.db.prepare(`SELECT f.seq, f.record_id, f.path, f.target FROM ${forward} f
+      WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = f.target AND r.workspace_id = ?) ORDER BY f.rowid LIMIT 1`);
+    this.#dropForward = c.db.prepare(`DELETE FROM ${forward}`);
+  }
+
+  readonly #holdForward: Database.Statement<[number, string, string, string]>;
+  readonly #danglingForward: Database.Statement<[string], { seq: number; record_id: string; path: string; target: string }>;
+  readonly #dropForward: Database.Statement<[]>;
 
   /** Whether `forward` holds references not yet checked. */
   #forwardHeld = false;
@@ -232,7 +242,7 @@ class Loader {
     const written = insertRecordRow(this.c, pk, record);
     for (const { path, id } of referencesOf(type.fields, record.data)) {
       if (this.#slugOf(id) !== undefined) continue;
-      this.c.run(`INSERT INTO ${this.forward} (seq, record_id, path, target) VALUES (?, ?, ?, ?)`, position, record.id, path, id);
+      this.#holdForward.run(position, record.id, path, id);
       this.#forwardHeld = true;
     }
     if (record.deleted_at !== null) return;
@@ -247,16 +257,12 @@ class Loader {
    */
   settleReferences(): void {
     if (!this.#forwardHeld) return;
-    const dangling = this.c.get<{ seq: number; record_id: string; path: string; target: string }>(
-      `SELECT f.seq, f.record_id, f.path, f.target FROM ${this.forward} f
-       WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = f.target AND r.workspace_id = ?) ORDER BY f.rowid LIMIT 1`,
-      this.workspaceId,
-    );
+    const dangling = this.#danglingForward.get(this.workspaceId);
     if (dangling) {
       const error = missing(dangling.path, 'record', dangling.target);
       throw dumpRowError(dangling.seq, { kind: 'record', row: { id: dangling.record_id } }, error.message, { ...error.details });
     }
-    this.c.run(`DELETE FROM ${this.forward}`);
+    this.#dropForward.run();
     this.#forwardHeld = false;
   }
 
