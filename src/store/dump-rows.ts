@@ -271,8 +271,9 @@ export class DumpChecker {
 
   /**
    * Checks the field definitions of object types and lists and keeps them, and checks a record's
-   * or entry's data against the ones it was written under: the values a load indexes are then values a write could have stored. A record
-   * of a type, or an entry of a list, that the dump does not hold is left to the loader to name.
+   * or entry's data against the ones it was written under (checkStoredField, checkStoredData), so
+   * what a load indexes is of the types its readers rely on. A record of a type, or an entry of a
+   * list, that the dump does not hold is left to the loader to name.
    */
   #follow(row: DumpRow): void {
     switch (row.kind) {
