@@ -167,7 +167,6 @@ class Loader {
   /** Whether `forward` holds references not yet checked. */
   #forwardHeld = false;
 
-
   /** Writes one row; `position` is its place in the dump (1-based), which names it in an error. */
   load(dumped: DumpRow, position: number): void {
     const c = this.c;
